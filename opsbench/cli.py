@@ -1,0 +1,89 @@
+"""The ``opsbench`` command line. Commands are thin: parse, call a function, render.
+
+Heavy modules (provider SDKs, the runner, reports) are imported inside the commands that need
+them, so ``opsbench --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from opsbench import __version__
+
+app = typer.Typer(
+    name="opsbench",
+    help="Evaluate assistants that act by what they change, not by what they say.",
+    no_args_is_help=False,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+tools_app = typer.Typer(help="The business operations an assistant can call.", no_args_is_help=True)
+app.add_typer(tools_app, name="tools")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"opsbench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def main_callback(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Evaluate assistants that act by what they change, not by what they say."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+
+
+class ToolFormat(StrEnum):
+    json = "json"
+    openai = "openai"
+    anthropic = "anthropic"
+
+
+@tools_app.command("list")
+def tools_list(
+    format: Annotated[
+        ToolFormat | None,
+        typer.Option(
+            "--format", "-f", help="Print the schemas as JSON in this shape instead of a table."
+        ),
+    ] = None,
+) -> None:
+    """List the tools with their effect class, or print their schemas."""
+    from tools import default_registry, formats
+
+    registry = default_registry()
+    if format is None:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=f"{len(registry)} tools")
+        for column in ("tool", "effect", "inverse", "description"):
+            table.add_column(column)
+        for tool in registry:
+            table.add_row(tool.name, str(tool.effect), tool.inverse or "", tool.description)
+        Console().print(table)
+        return
+    convert = {
+        "json": formats.to_json,
+        "openai": formats.to_openai,
+        "anthropic": formats.to_anthropic,
+    }
+    typer.echo(json.dumps(convert[format.value](registry.specs()), indent=2, ensure_ascii=False))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,36 @@
+"""Business-local time and date formats shared by tools, state and tasks."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+TIME_FORMAT = "%Y-%m-%dT%H:%M"
+DATE_FORMAT = "%Y-%m-%d"
+TIME_PATTERN = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"
+DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
+
+
+def parse_time(text: str) -> datetime:
+    """Parse a business-local ``YYYY-MM-DDTHH:MM`` time (seconds are tolerated and dropped)."""
+    text = text.strip()
+    if len(text) > 16 and text[16] == ":":
+        text = text[:16]
+    return datetime.strptime(text, TIME_FORMAT)
+
+
+def format_time(moment: datetime) -> str:
+    """Format a business-local time as ``YYYY-MM-DDTHH:MM``."""
+    return moment.strftime(TIME_FORMAT)
+
+
+def parse_date(text: str) -> date:
+    """Parse a ``YYYY-MM-DD`` date."""
+    return datetime.strptime(text.strip(), DATE_FORMAT).date()
+
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def weekday_key(day: date) -> str:
+    """``mon`` … ``sun`` for a date (the keys of a staff member's ``hours``)."""
+    return WEEKDAYS[day.weekday()]
