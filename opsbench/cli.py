@@ -84,6 +84,12 @@ def tools_list(
     typer.echo(json.dumps(convert[format.value](registry.specs()), indent=2, ensure_ascii=False))
 
 
+# Command groups living in their own modules register themselves here (one line each).
+from opsbench.commands import register_all  # noqa: E402
+
+register_all(app)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()
