@@ -1,0 +1,147 @@
+"""Templated sentences reference assistants speak about what they did and did not do.
+
+Several phrasings per action, picked by the episode seed, so the claim checker is exercised on
+varied wording rather than one fixed sentence.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+# tool -> (ways to say it was done, ways to say it was not)
+_SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "book_appointment": (
+        (
+            "I've booked your appointment for {start}.",
+            "You're booked in for {start}.",
+            "Your appointment on {start} is confirmed.",
+        ),
+        ("I wasn't able to book the appointment.", "Unfortunately the booking didn't go through."),
+    ),
+    "reschedule_appointment": (
+        (
+            "I've moved your appointment to {start}.",
+            "Your appointment has been rescheduled to {start}.",
+        ),
+        (
+            "I couldn't reschedule your appointment.",
+            "Unfortunately I wasn't able to move the appointment.",
+        ),
+    ),
+    "cancel_appointment": (
+        ("I've cancelled your appointment.", "Your appointment has been cancelled."),
+        (
+            "I wasn't able to cancel the appointment.",
+            "Unfortunately the appointment could not be cancelled.",
+        ),
+    ),
+    "set_reminder": (
+        (
+            "I've set a {channel} reminder for you.",
+            "You'll get a {channel} reminder before your appointment.",
+        ),
+        ("I couldn't set the reminder.", "Unfortunately the reminder wasn't set."),
+    ),
+    "cancel_reminder": (
+        ("I've cancelled that reminder.",),
+        ("I couldn't cancel the reminder.",),
+    ),
+    "reserve_stock": (
+        ("I've put {quantity} aside for you.", "I've reserved {quantity} for you."),
+        ("I wasn't able to hold the stock for you.",),
+    ),
+    "release_stock": (
+        ("I've released the reserved stock.",),
+        ("I couldn't release the reserved stock.",),
+    ),
+    "place_order": (
+        ("I've placed your order.", "Your order has been placed."),
+        ("I wasn't able to place the order.", "Unfortunately the order didn't go through."),
+    ),
+    "cancel_order": (
+        ("I've cancelled your order.", "Your order has been cancelled."),
+        ("I couldn't cancel the order.",),
+    ),
+    "start_return": (
+        ("I've started the return for your order.", "Your return has been opened."),
+        ("I wasn't able to start the return.",),
+    ),
+    "charge": (
+        ("I've charged {amount} to your card on file.", "The payment of {amount} has been taken."),
+        ("I wasn't able to take the payment.", "Nothing has been charged to your card."),
+    ),
+    "refund": (
+        (
+            "I've refunded {amount} to your original card.",
+            "Your refund of {amount} has been processed.",
+        ),
+        ("I couldn't process the refund.", "Unfortunately the refund didn't go through."),
+    ),
+    "apply_credit": (
+        (
+            "I've added {amount} of credit to your account.",
+            "A credit of {amount} has been applied to your account.",
+        ),
+        ("I wasn't able to add credit to your account.",),
+    ),
+    "waive_fee": (
+        ("I've waived that fee.", "The fee has been waived."),
+        ("I'm not able to waive that fee.",),
+    ),
+    "change_plan": (
+        ("I've changed your plan.", "Your plan has been changed."),
+        ("I couldn't change your plan.",),
+    ),
+    "pause_subscription": (
+        (
+            "I've paused your subscription until {until}.",
+            "Your subscription is paused until {until}.",
+        ),
+        ("I couldn't pause your subscription.",),
+    ),
+    "cancel_subscription": (
+        ("I've cancelled your subscription.", "Your subscription has been cancelled."),
+        ("I wasn't able to cancel your subscription.",),
+    ),
+    "send_sms": (
+        ("I've sent you a text message.", "I've texted you the details."),
+        ("I couldn't send you the text message.", "Unfortunately the text didn't go through."),
+    ),
+    "send_email": (
+        ("I've sent you an email.", "I've emailed you the details."),
+        ("I couldn't send you the email.", "Unfortunately the email didn't go through."),
+    ),
+    "add_note": (("I've added a note to your file.",), ("I couldn't add a note to your file.",)),
+    "update_customer_contact": (
+        ("I've updated your contact details.", "Your contact details have been updated."),
+        ("I wasn't able to update your contact details.",),
+    ),
+}
+TRANSFER = (
+    "I'm transferring you now to a colleague who can help with this.",
+    "Let me transfer you to a member of our team who can take this further.",
+)
+CLOSINGS = ("Is there anything else I can help you with?", "Anything else I can do for you today?")
+
+
+def _money(cents: Any) -> str:
+    return (
+        f"${int(cents) // 100}.{int(cents) % 100:02d}" if isinstance(cents, int) else "the amount"
+    )
+
+
+def sentence(tool: str, done: bool, arguments: dict[str, Any], rng: random.Random) -> str | None:
+    """One sentence saying ``tool`` was (or was not) done, or ``None`` for tools we never announce."""
+    options = _SENTENCES.get(tool)
+    if options is None:
+        return None
+    template = rng.choice(options[0] if done else options[1])
+    fields = {
+        "start": arguments.get("start", "the time we agreed").replace("T", " at "),
+        "channel": {"sms": "text", "email": "email"}.get(arguments.get("channel", ""), ""),
+        "quantity": arguments.get("quantity", "the items"),
+        "amount": _money(arguments.get("amount_cents")),
+        "until": arguments.get("until", "the date we agreed"),
+    }
+    return template.format(**fields).replace("  ", " ")

@@ -1,0 +1,87 @@
+"""The scripted caller: deterministic lines, with one simple reaction, needing no model.
+
+It says its script one line per assistant turn. When the assistant has just asked for an
+identity fact the caller knows (date of birth, postcode, phone...) and the next line does not
+already give it, it answers from ``knows`` first, so the script stays in step with assistants that
+verify at a different moment than the task author expected. When the script runs out it says
+goodbye and hangs up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from sandbox.episode import CallerTurn, CallerView
+from sandbox.task import CallerSpec, Task
+
+_ASKS: dict[str, re.Pattern[str]] = {
+    "dob": re.compile(r"date of birth|birth ?date|birthday|\bdob\b|when were you born", re.I),
+    "postcode": re.compile(r"post ?code|zip ?code|\bzip\b", re.I),
+    "phone": re.compile(
+        r"phone number|number on (?:the|your) account|number you'?re calling", re.I
+    ),
+    "email": re.compile(r"email address", re.I),
+    "order_id": re.compile(r"order (?:number|id)", re.I),
+}
+GOODBYE = "Okay, thank you. Goodbye."
+
+
+def _mentions(fact: str, value: Any, line: str) -> bool:
+    text = line.lower()
+    if fact == "dob":
+        return "birth" in text or "born" in text or str(value)[:4] in text
+    if fact == "phone":
+        digits = re.sub(r"\D", "", str(value))
+        return digits[-4:] in re.sub(r"\D", "", line)
+    return str(value).lower() in text
+
+
+def _answer(fact: str, value: Any) -> str:
+    labels = {
+        "dob": "My date of birth is",
+        "postcode": "My postcode is",
+        "phone": "My number is",
+        "email": "My email is",
+        "order_id": "The order number is",
+    }
+    return f"{labels.get(fact, 'It is')} {value}."
+
+
+class ScriptedCaller:
+    """Plays one session's script."""
+
+    def __init__(self, spec: CallerSpec) -> None:
+        self.spec = spec
+        self._next = 0
+        self._answered: set[str] = set()
+
+    def _reaction(self, asked: str, upcoming: Mapping[str, Any] | None) -> str | None:
+        for fact, pattern in _ASKS.items():
+            value = self.spec.knows.get(fact)
+            if value is None or fact in self._answered or not pattern.search(asked):
+                continue
+            if upcoming is not None and _mentions(fact, value, upcoming["say"]):
+                return None
+            self._answered.add(fact)
+            return _answer(fact, value)
+        return None
+
+    async def speak(self, view: CallerView) -> CallerTurn:
+        script = self.spec.script
+        upcoming = script[self._next] if self._next < len(script) else None
+        asked = view.last_assistant if len(view.lines) > 1 else ""
+        if asked.rstrip().endswith("?") or "?" in asked:
+            reaction = self._reaction(asked, upcoming)
+            if reaction is not None:
+                return CallerTurn(reaction)
+        if upcoming is None:
+            return CallerTurn(GOODBYE, hang_up=True)
+        self._next += 1
+        return CallerTurn(upcoming["say"], hang_up=bool(upcoming.get("hang_up")))
+
+
+def scripted_caller_factory(task: Task, session: int) -> ScriptedCaller:
+    """A :data:`sandbox.episode.CallerFactory` for scripted callers."""
+    return ScriptedCaller(task.sessions[session].caller)

@@ -1,0 +1,49 @@
+"""Running reference assistants over tasks: task validation and the scorer's own test matrix."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from adapters.reference import reference_factory
+from businesses.loader import initial_tables
+from callers.scripted import scripted_caller_factory
+from sandbox.episode import EpisodeResult, run_episode
+from sandbox.scorer import Score, score_episode
+from sandbox.task import Task
+
+
+@dataclass(frozen=True)
+class ReferenceRun:
+    task: Task
+    flaw: str
+    result: EpisodeResult
+    score: Score
+
+
+async def run_reference_async(task: Task, flaw: str = "oracle", seed: int = 0) -> ReferenceRun:
+    """One episode of ``reference/<flaw>`` against ``task`` with its scripted caller."""
+    result = await run_episode(
+        task, initial_tables(task), reference_factory(flaw), scripted_caller_factory, seed=seed
+    )
+    return ReferenceRun(task, flaw, result, score_episode(task, result))
+
+
+def run_reference(task: Task, flaw: str = "oracle", seed: int = 0) -> ReferenceRun:
+    """Synchronous :func:`run_reference_async`."""
+    return asyncio.run(run_reference_async(task, flaw, seed))
+
+
+def validate_task(task: Task) -> list[str]:
+    """Why ``task``'s reference plan does not pass, or ``[]`` when it does.
+
+    The oracle run through the real tools must satisfy the outcome, leave no collateral, break
+    no rule, escalate exactly as expected, and state every fact it must disclose.
+    """
+    run = run_reference(task, "oracle")
+    problems = [f"oracle: {reason}" for reason in run.score.reasons]
+    if run.result.error:
+        problems.append(f"oracle: episode error: {run.result.error}")
+    if not run.score.passed and not problems:
+        problems.append("oracle: did not pass")
+    return problems

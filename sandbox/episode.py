@@ -1,0 +1,281 @@
+"""One call (or several, for a multi-session task), end to end.
+
+    state = business seed + task setup;  clock = task.now
+    harness greets for the assistant, then:
+    caller speaks -> assistant responds, calling tools (all calls of a turn run in order and are
+    fed back) until it answers in text -> caller ...
+    ends: caller hangs up | transfer_to_human | turn or tool-round limit | infrastructure error
+
+The loop owns no provider SDK: it talks to the assistant through :class:`adapters.Assistant`
+and to the caller through :class:`Caller`. Deterministic under a seed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from adapters.errors import ProviderError
+from adapters.protocol import AssistantFactory, EpisodeContext
+from adapters.types import Message, ToolResult, TurnRequest, Usage
+from sandbox.clock import SimClock
+from sandbox.faults import Fault, FaultInjector
+from sandbox.ledger import LedgerEntry
+from sandbox.prompt import system_prompt
+from sandbox.state import State
+from sandbox.task import Task
+from sandbox.world import ToolCallRecord, World
+from tools import ToolRegistry, default_registry
+
+Ending = Literal[
+    "caller_hung_up", "transferred", "turn_limit", "tool_round_limit", "infrastructure_error"
+]
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One line of the transcript. ``speaker`` is ``assistant`` or ``caller``."""
+
+    session: int
+    speaker: Literal["assistant", "caller"]
+    text: str
+    tool_calls: tuple[dict[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"session": self.session, "speaker": self.speaker, "text": self.text}
+        if self.tool_calls:
+            out["tool_calls"] = list(self.tool_calls)
+        return out
+
+
+@dataclass(frozen=True)
+class CallerTurn:
+    """What the caller says; ``hang_up`` ends the call after it. ``flags`` note caller problems."""
+
+    text: str
+    hang_up: bool = False
+    usage: Usage | None = None
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CallerView:
+    """What a caller may see: the spoken words so far (never tool calls), and its session."""
+
+    session: int
+    lines: tuple[Utterance, ...]
+
+    @property
+    def last_assistant(self) -> str:
+        for line in reversed(self.lines):
+            if line.speaker == "assistant":
+                return line.text
+        return ""
+
+
+class Caller(Protocol):
+    """Plays the caller for one session."""
+
+    async def speak(self, view: CallerView) -> CallerTurn: ...
+
+
+CallerFactory = Callable[[Task, int], Caller]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When a call is cut off: caller turns per session, tool rounds per assistant turn."""
+
+    max_turns: int = 30
+    max_tool_rounds: int = 12
+
+
+@dataclass
+class EpisodeResult:
+    """Everything that happened in one episode; the scorer reads it, the store keeps it."""
+
+    task_id: str
+    task_version: str
+    seed: int
+    trial: int
+    endings: list[Ending]
+    transcript: list[Utterance]
+    trace: list[ToolCallRecord]
+    ledger: list[LedgerEntry]
+    initial: State
+    final: State
+    usage: Usage
+    caller_usage: Usage
+    caller_flags: list[str] = field(default_factory=list)
+    error: str | None = None
+    # Wall-clock time is kept apart from the result bytes: same seed, same bytes.
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def infrastructure_error(self) -> bool:
+        return "infrastructure_error" in self.endings
+
+    def to_dict(self) -> dict[str, Any]:
+        """The deterministic record of the episode (no timings)."""
+        return {
+            "task_id": self.task_id,
+            "task_version": self.task_version,
+            "seed": self.seed,
+            "trial": self.trial,
+            "endings": list(self.endings),
+            "error": self.error,
+            "transcript": [u.to_dict() for u in self.transcript],
+            "trace": [t.to_dict() for t in self.trace],
+            "ledger": [e.to_dict() for e in self.ledger],
+            "usage": self.usage.to_dict(),
+            "caller_usage": self.caller_usage.to_dict(),
+            "caller_flags": list(self.caller_flags),
+        }
+
+
+def reference_data(task: Task, session_index: int) -> dict[str, Any]:
+    """The plain-data view of a task that reference assistants act from."""
+    session = task.sessions[session_index]
+    return {
+        "plan": [dict(step) for step in session.oracle],
+        "temperament": session.caller.temperament,
+        "session": session_index,
+        "sessions": len(task.sessions),
+        "coverage": task.coverage,
+    }
+
+
+def build_world(
+    task: Task,
+    seed: int,
+    tables: dict[str, dict[str, dict[str, Any]]],
+    registry: ToolRegistry | None = None,
+) -> World:
+    """A fresh world for ``task`` from its initial tables."""
+    business = task.business
+    state = State(tables, {**State().specs, **business.extra_tables})
+    base = (registry or default_registry()).select(business.tools)
+    catalogue = {t: list(state.tables[t]) for t in ("services", "staff") if state.has_table(t)}
+    tools = base.specialise(catalogue)
+    faults = FaultInjector([Fault.from_dict(f) for f in task.faults], seed=f"{task.id}/{seed}")
+    return World(state, tools, SimClock(task.now), faults)
+
+
+async def run_episode(
+    task: Task,
+    tables: dict[str, dict[str, dict[str, Any]]],
+    make_assistant: AssistantFactory,
+    make_caller: CallerFactory,
+    *,
+    seed: int = 0,
+    trial: int = 0,
+    limits: Limits = Limits(),
+) -> EpisodeResult:
+    """Run every session of ``task`` and return what happened (scoring is separate)."""
+    started = time.perf_counter()
+    world = build_world(task, seed, tables)
+    initial = world.state.copy()
+    specs = tuple(world.tools.specs())
+    transcript: list[Utterance] = []
+    usage, caller_usage = Usage(), Usage()
+    endings: list[Ending] = []
+    flags: list[str] = []
+    error: str | None = None
+    model_seconds = 0.0
+
+    for index, session in enumerate(task.sessions):
+        if index > 0:
+            world.start_session(session.at)
+        context = EpisodeContext(
+            task.id, task.business.id, seed, trial, reference_data(task, index)
+        )
+        assistant = make_assistant(context)
+        caller = make_caller(task, index)
+        system = system_prompt(task.business, session.at)
+        transcript.append(Utterance(index, "assistant", task.business.greeting))
+        messages: list[Message] = []
+        ending: Ending | None = None
+        turns = 0
+        try:
+            while ending is None:
+                if turns >= limits.max_turns:
+                    ending = "turn_limit"
+                    break
+                heard = await caller.speak(
+                    CallerView(index, tuple(u for u in transcript if u.session == index))
+                )
+                turns += 1
+                if heard.usage is not None:
+                    caller_usage = caller_usage + heard.usage
+                flags.extend(heard.flags)
+                if heard.text:
+                    transcript.append(Utterance(index, "caller", heard.text))
+                    messages.append(Message("user", heard.text))
+                if heard.hang_up:
+                    ending = "caller_hung_up"
+                    break
+                rounds = 0
+                while True:
+                    tick = time.perf_counter()
+                    turn = await assistant.respond(TurnRequest(system, specs, tuple(messages)))
+                    model_seconds += time.perf_counter() - tick
+                    usage = usage + turn.usage
+                    messages.append(turn.as_message())
+                    if turn.text or turn.tool_calls:
+                        transcript.append(
+                            Utterance(
+                                index,
+                                "assistant",
+                                turn.text,
+                                tuple(c.to_dict() for c in turn.tool_calls),
+                            )
+                        )
+                    if not turn.tool_calls:
+                        break
+                    results = []
+                    for call in turn.tool_calls:
+                        record = world.call(call.name, call.arguments, call.id)
+                        results.append(
+                            ToolResult(
+                                call.id,
+                                call.name,
+                                json.dumps(record.result, ensure_ascii=False),
+                                is_error=not record.ok,
+                            )
+                        )
+                    messages.append(Message("tool", tool_results=tuple(results)))
+                    if world.call_ended:
+                        ending = "transferred"
+                        break
+                    rounds += 1
+                    if rounds >= limits.max_tool_rounds:
+                        ending = "tool_round_limit"
+                        break
+        except ProviderError as exc:
+            ending = "infrastructure_error"
+            error = f"{type(exc).__name__}: {exc}"
+        endings.append(ending or "caller_hung_up")
+        if ending == "infrastructure_error":
+            break
+
+    total = time.perf_counter() - started
+    return EpisodeResult(
+        task_id=task.id,
+        task_version=task.version(),
+        seed=seed,
+        trial=trial,
+        endings=endings,
+        transcript=transcript,
+        trace=list(world.trace),
+        ledger=list(world.ledger.entries),
+        initial=initial,
+        final=world.state,
+        usage=usage,
+        caller_usage=caller_usage,
+        caller_flags=flags,
+        error=error,
+        timings={"total_s": total, "model_s": model_seconds, "harness_s": total - model_seconds},
+    )
