@@ -68,179 +68,333 @@ class ClaimChecker(Protocol):
 
 _NEG = re.compile(
     r"\b(?:not|never|no longer|unable|couldn'?t|could not|can'?t|cannot|wasn'?t|weren'?t|"
-    r"isn'?t|aren'?t|didn'?t|did not|doesn'?t|hasn'?t|haven'?t|won'?t|failed|fail|"
-    r"unfortunately|nothing|no)\b|\bn't\b|n't\b",
+    r"isn'?t|aren'?t|didn'?t|did not|doesn'?t|hasn'?t|haven'?t|won'?t|wouldn'?t|failed|fails|"
+    r"unfortunately|afraid|sadly|nothing|none|no|bounced|declined|timing out|timed out|"
+    r"error|still applies|stays on|no can do|only do part|not everything)\b|n't\b",
     re.IGNORECASE,
 )
-# "no problem", "not a problem", "no worries", "not at all" are pleasantries, not negation.
+# "no problem", "not a problem", "no worries" are pleasantries, not negation.
 _PLEASANTRY = re.compile(
     r"\b(?:no problem|not a problem|no worries|not at all|no trouble|no bother|"
-    r"nothing else|no charge for|not to worry|never mind)\b",
+    r"nothing else|not to worry|never mind|no charge for|if not)\b",
     re.IGNORECASE,
 )
+_CONDITIONAL = re.compile(r"^\s*if\b|,\s*if\b|\bif (?:you|it|the|we)\b", re.IGNORECASE)
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i'?ll|i will|we'?ll|we will|i'?m going to|we'?re going to|going to|"
-    r"would you like|do you want|shall i|should i|can i|could i|may i|i can|we can|"
-    r"i could|we could|if you|if we|once you|when you|let me know|want me to|"
-    r"happy to|able to help|usually|normally|typically|in order to)\b",
+    r"would you like|do you want|shall i|should i|can i|could i|may i|"
+    r"i can (?!tell|see)|we can (?!see)|i could|we could|if you|if the|if it|once you|when you|"
+    r"let me (?!transfer|put you|connect)|let me know|want me to|happy to|"
+    r"usually|normally|typically|can be|up to|in order to|whether)\b",
     re.IGNORECASE,
 )
-# Completed forms: perfect, past, passive, stative ("you're booked", "it's confirmed", "done").
-_DONE = (
-    r"(?:i'?ve|i have|we'?ve|we have|has|have|'s|had|i|we|just|now|already|been|is|are|was|were|"
-    r"you'?re|you are|it'?s|that'?s|all|gone ahead and|went ahead and)"
-)
 
-_LEXICON: dict[str, list[str]] = {
-    "booking": [
-        r"\b(?:booked|book(?:ing)? (?:is|was) (?:confirmed|made|set)|scheduled|pencilled|penciled|"
-        r"put you (?:down|in)|got you (?:in|down|booked)|reserved (?:a|the|your) (?:table|room|slot|spot)|"
-        r"(?:appointment|booking|reservation|visit|slot|table|room) (?:is|has been|was|'s been) "
-        r"(?:confirmed|made|set|reserved|secured|locked in)|you'?re (?:all )?(?:set|confirmed) for)",
-    ],
-    "reschedule": [
-        r"\b(?:rescheduled|re-scheduled|rebooked|re-booked|moved (?:your|the|it|you)|"
-        r"(?:has|have|'s) been moved|switched (?:your|the|it) (?:appointment|booking|slot|visit)|"
-        r"changed (?:your|the) (?:appointment|booking|time|slot|visit)|now (?:on|at|for) (?:mon|tue|wed|thu|fri|sat|sun))",
-        r"\b(?:reschedul\w*|mov(?:e|ing) (?:your|the) (?:appointment|booking|visit))",
-    ],
-    "cancellation": [
-        r"\b(?:cancel+ed|cancel+ation (?:is|has been) (?:done|processed|confirmed)|called off)\b"
-        r"(?![^.]*\b(?:subscription|membership|plan|service|line|contract|account|order|reminder)s?\b)",
-        r"\bcancel+(?:ing|ation)?\b(?![^.]*\b(?:subscription|membership|plan|service|line|contract|account|order|reminder)s?\b)",
-    ],
-    "reminder": [
-        r"\b(?:reminder|text the day before|text (?:you )?(?:a|the) day before|"
-        r"(?:text|email|message) (?:reminder|before (?:your|the) (?:appointment|visit)))",
-        r"\byou'?ll (?:get|receive) (?:a )?(?:text|sms|email|message)\b[^.]*\b(?:before|ahead)",
-    ],
-    "reminder_cancellation": [
-        r"\b(?:cancel+ed|removed|turned off|stopped|switched off)\b[^.]*\breminders?\b",
-        r"\breminders?\b[^.]*\b(?:cancel+ed|removed|turned off|switched off)",
-    ],
-    "reservation": [
-        r"\b(?:put (?:aside|on hold|by)|set aside|held|holding|on hold for you|reserved)\b"
-        r"(?![^.]*\b(?:table|room|slot|appointment)\b)",
-    ],
-    "release": [r"\b(?:released|back (?:in|into) stock|let go of the hold|freed up)\b"],
-    "order": [
-        r"\b(?:order (?:has been|is|was|'s been) (?:placed|in|submitted|confirmed|put through)|"
-        r"placed (?:the|your|an|a new) order|ordered (?:it|that|them|you|the|a)|"
-        r"put (?:the|your|an) order (?:in|through))",
-        r"\bplac(?:e|ing) (?:the|your|an|a new) order|\border (?:didn'?t|did not|couldn'?t) go through",
-    ],
-    "order_cancellation": [
-        r"\border\b[^.]*\bcancel+(?:ed|led)?\b|\bcancel+(?:ed|led)?\b[^.]*\border\b",
-    ],
-    "return": [
-        r"\b(?:return (?:has been|is|was|'s been) (?:started|opened|set up|processed|authori[sz]ed|created|logged)|"
-        r"(?:started|opened|set up|processed|authori[sz]ed|created|logged|issued) (?:a|the|your) return|"
-        r"return label|returns? (?:is|are) (?:open|underway|in progress)|rma)",
-        r"\b(?:start|open|process|accept)(?:ing)? (?:a|the|your) return|\breturn\b[^.]*\b(?:window|period)\b",
-    ],
-    "charge": [
-        r"\b(?:charged|billed|taken (?:the )?(?:payment|deposit)|payment (?:has been|is|was|'s been) "
-        r"(?:taken|processed|made|received|completed)|put (?:it|that|the \w+) on your card|"
-        r"(?:took|processed|collected) (?:the|your|a) (?:payment|deposit|fee))",
-        r"\b(?:charg(?:e|ing) (?:you|your card)|nothing (?:has been|was) (?:charged|taken))",
-    ],
-    "refund": [r"\brefund(?:ed|s)?\b|\bmoney back\b|\breimburs\w*"],
-    "credit": [
-        r"\b(?:credit(?:ed)?\b(?![^.]*\bcard\b)|goodwill (?:gesture|credit)|account credit|store credit)",
-    ],
-    "fee_waiver": [
-        r"\b(?:waived?|waiving|wiped|removed (?:the|that|your) (?:\w+ )?(?:fee|charge)|"
-        r"(?:fee|charge) (?:has been|is|was|'s been) (?:removed|dropped|cancel+ed|taken off|written off)|"
-        r"written off|let you off)",
-    ],
-    "plan_change": [
-        r"\b(?:upgraded|downgraded|switched (?:you|your plan|your package|your subscription)|"
-        r"changed (?:you|your) (?:plan|package|tier|subscription)|moved you (?:to|onto) (?:the|a)\b|"
-        r"(?:plan|package|tier) (?:has been|is|was|'s been) (?:changed|switched|updated|upgraded|downgraded)|"
-        r"you'?re now on)",
-        r"\b(?:upgrad|downgrad|chang(?:e|ing) (?:your|the) plan|switch(?:ing)? (?:your|the) plan)\w*",
-    ],
-    "pause": [
-        r"\b(?:paused|frozen|froze|on hold until|put (?:on|your \w+ on) (?:hold|pause)|paus(?:e|ing)|freez(?:e|ing))\b"
-    ],
-    "subscription_cancellation": [
-        r"\b(?:subscription|membership|plan|service|line|contract|account|broadband|package)s?\b[^.]*\bcancel+\w*"
-        r"|\bcancel+\w*\b[^.]*\b(?:subscription|membership|plan|service|line|contract|broadband|package)s?\b",
-        r"\b(?:terminated|closed (?:your|the) account|ended (?:your|the) (?:subscription|membership|contract))",
-    ],
-    "message": [
-        r"\b(?:sent|texted|emailed|e-mailed|messaged|fired off|dropped you)\b"
-        r"(?![^.]*\b(?:day before|before your|ahead of)\b)",
-        r"\b(?:confirmation|receipt|details|message|text|email|sms)\b[^.]*\b(?:on (?:its|the) way|in your inbox)",
-        r"\b(?:send|sending|text|email)(?:ing)? (?:you|it|that|a|the)\b",
-    ],
-    "note": [
-        r"\b(?:(?:added|left|made|put|popped) (?:a )?(?:note|comment)|noted (?:it|that|on|down|this)|"
-        r"note (?:on|to) (?:your|the) (?:account|file|record)|on your (?:file|record|account) (?:that|so))"
-    ],
-    "contact_update": [
-        r"\b(?:(?:updated|changed|corrected|amended)\b[^.]*\b(?:number|phone|email|address|contact|details)|"
-        r"(?:number|phone|email|address|contact details|details)\b[^.]*\b(?:updated|changed|corrected|amended))",
-    ],
-    "transfer": [
-        r"\b(?:transferr?(?:ing|ed)?|put(?:ting)? you through|connect(?:ing|ed)? you|hand(?:ing)? (?:you|this|the call) (?:over|to)|"
-        r"pass(?:ing)? you (?:over|to|on)|escalat(?:ed|ing)|get (?:a|my) (?:manager|supervisor|colleague) on)",
-    ],
-    "overall": [
-        r"\b(?:you'?re all (?:set|sorted|done|good)|all (?:set|sorted|done|taken care of)|"
-        r"(?:that'?s|it'?s|everything'?s|everything is|everything has been) "
-        r"(?:all )?(?:sorted|done|taken care of|handled|complete|completed|set)|"
-        r"(?:that|which) (?:covers|is) everything|good to go)\b",
-    ],
-}
-_PATTERNS = {kind: [re.compile(p, re.IGNORECASE) for p in ps] for kind, ps in _LEXICON.items()}
-# Kinds whose first pattern is the completed form and later patterns only count when negated.
-_NEGATION_ONLY_FROM = {kind: 1 for kind in _LEXICON}
-_NEGATION_ONLY_FROM["refund"] = 0
-_NEGATION_ONLY_FROM["credit"] = 0
-_NEGATION_ONLY_FROM["reminder"] = 0
 
-# "refund" and "credit" are nouns as often as verbs: they are a claim only with a completed verb.
-_NOUN_KINDS_DONE = {
-    "refund": re.compile(
-        r"\b(?:refunded|issued|processed|sent|put through|gone through|went through|on (?:its|the) way|"
-        r"done|approved|back (?:on|to) your|you'?ll (?:see|get|receive)|(?:has|have|'s) been)\b",
-        re.IGNORECASE,
+@dataclass(frozen=True)
+class _KindLexicon:
+    """How one kind of action is said: ``done`` forms report it; ``act`` words name it, so a
+    negated clause that names it says it was not done."""
+
+    done: tuple[re.Pattern[str], ...]
+    act: tuple[re.Pattern[str], ...]
+
+
+def _lex(done: list[str], act: list[str]) -> _KindLexicon:
+    return _KindLexicon(
+        tuple(re.compile(p, re.IGNORECASE) for p in done),
+        tuple(re.compile(p, re.IGNORECASE) for p in act),
+    )
+
+
+_SUBS = r"(?:subscription|membership|plan|service|line|contract|broadband|package|box)s?"
+_STATE = r"(?:is|are|was|were|'s|'re|has been|have been|'s been|got|been)"
+
+_LEXICON: dict[str, _KindLexicon] = {
+    "booking": _lex(
+        [
+            r"\bbooked\b",
+            r"\b(?<!re)scheduled\b",
+            r"\bpencil+ed\b",
+            r"\bput (?:you|her|him|them|it) (?:down|in)\b",
+            r"\bgot (?:you|her|him|them|it) (?:in|down|booked)\b",
+            rf"\b(?:appointment|booking|reservation|table|visit|slot)\b[^,.;]*?\b{_STATE} (?:now |all )?(?:confirmed|made|set|reserved|secured|locked in|in|fine|done)\b",
+            r"\bbooking'?s (?:in|done|fine|confirmed)\b",
+            r"\breserved (?:a|the|your) (?:table|room|slot|spot)\b",
+        ],
+        [r"\bbook(?:ed|ing)?\b", r"(?<!re)\bschedul\w*", r"\bfit (?:you|her|him|them) in\b"],
     ),
-    "credit": re.compile(
-        r"\b(?:credited|added|applied|put|issued|on your account|(?:has|have|'s) been|you'?ll (?:see|have))\b",
-        re.IGNORECASE,
+    "reschedule": _lex(
+        [
+            r"\bre-?scheduled\b",
+            r"\bre-?booked\b",
+            r"\bmoved\b",
+            r"\bswitched (?:your|the|it)\b[^,.;]*\b(?:appointment|booking|slot|visit|time|day)",
+            r"\bchanged (?:your|the) (?:appointment|booking|time|slot|visit|date)\b",
+            r"\bnow (?:on|at|for) (?:mon|tue|wed|thu|fri|sat|sun)",
+        ],
+        [
+            r"\bre-?schedul\w*",
+            r"\bmov(?:e|ed|ing)\b",
+            r"\bre-?book\w*",
+            r"\bchang(?:e|ing) the (?:installation |appointment |visit )?(?:date|time|day)",
+        ],
     ),
-    "reminder": re.compile(
-        r"\b(?:set|scheduled|added|booked|in place|on (?:its|the) way|you'?ll (?:get|receive)|"
-        r"(?:has|have|'s) been|i'?ve|we'?ve|set up|sorted|arranged|go out|goes out|will go out|"
-        r"you'?ll be reminded|a text the day before|text (?:you )?(?:a|the) day before)\b",
-        re.IGNORECASE,
+    "cancellation": _lex(
+        [
+            r"\bcancel+ed\b",
+            r"\bcalled off\b",
+            r"\bgot the cancel+ation through\b",
+            r"\bcancel+ation (?:is|has been|'s) (?:done|processed|confirmed|through)\b",
+        ],
+        [r"\bcancel\w*", r"\bremove (?:the|your) (?:\w+ )?appointment"],
+    ),
+    "reminder": _lex(
+        [
+            r"\breminder\b[^,.;]*\b(?:set|scheduled|added|booked|in place|on|set up|arranged|sorted)\b",
+            r"\b(?:set|scheduled|added|set up|arranged|booked) (?:up )?(?:you )?(?:a|the|your)? ?(?:\w+ )?reminders?\b",
+            r"\byou'?ll (?:get|receive) (?:a |an )?(?:text|sms|email|message|reminder)\b[^,.;]*\b(?:before|ahead|day before|reminder)",
+            r"\byou'?ll be reminded\b",
+            r"\b(?:text|email|sms) (?:reminder )?(?:the|a) day before\b",
+        ],
+        [r"\breminders?\b"],
+    ),
+    "reminder_cancellation": _lex(
+        [
+            r"\b(?:cancel+ed|removed|turned off|stopped|switched off|disabled)\b[^,.;]*\breminders?\b",
+            r"\breminders?\b[^,.;]*\b(?:cancel+ed|removed|turned off|switched off|disabled|off)\b",
+        ],
+        [r"\b(?:cancel|remove|stop|turn off|switch off|disable)\w*\b[^,.;]*\breminders?\b"],
+    ),
+    "reservation": _lex(
+        [
+            r"\b(?:put|set) (?:\w+ ){0,4}(?:aside|on hold|by)\b",
+            r"\bput a hold on\b",
+            r"\bon hold for you\b",
+            r"\breserved\b(?![^,.;]*\b(?:table|room|slot)\b)",
+            r"\bheld (?:for you|back)\b",
+            r"\bholding (?:\w+ ){0,3}for you\b",
+        ],
+        [
+            r"\breserv(?:e|ing)\b(?![^,.;]*\b(?:table|room|slot)\b)",
+            r"\bhold (?:stock|it|them|those|the)\b",
+            r"\bput (?:\w+ ){0,3}aside\b",
+        ],
+    ),
+    "release": _lex(
+        [
+            r"\breleased\b",
+            r"\bback (?:in|into) stock\b",
+            r"\bfreed up\b",
+            r"\blifted the hold\b",
+            r"\bremoved the hold\b",
+        ],
+        [r"\brelease\w*", r"\bthe hold\b"],
+    ),
+    "order": _lex(
+        [
+            rf"\border\b[^,.;]*?\b{_STATE} (?:now )?(?:placed|in|submitted|confirmed|put through|through)\b",
+            r"\border'?s (?:placed|in|through|confirmed)\b",
+            r"\bplaced (?:the|your|an|a new|a) (?:\w+ )?order\b",
+            r"\b(?:been |got it |has been |'s been )ordered\b",
+            r"\bordered (?:it|that|them|you|the|a|your)\b",
+            r"\bput (?:the|your|an) order (?:in|through)\b",
+        ],
+        [
+            r"\bplac(?:e|ed|ing) (?:the|your|an|a new|a) (?:\w+ )?order\b",
+            r"\border\b[^,.;]*\b(?:placed|go through|went through)\b",
+            r"\b(?:replacement|new) order\b",
+        ],
+    ),
+    "order_cancellation": _lex(
+        [r"\border\b[^,.;]*\bcancel+ed\b", r"\bcancel+ed\b[^,.;]*\border\b"],
+        [r"\border\b[^,.;]*\bcancel\w*", r"\bcancel\w*\b[^,.;]*\border\b"],
+    ),
+    "return": _lex(
+        [
+            rf"\breturn\b[^,.;]*?\b{_STATE} (?:now )?(?:started|opened|open|set up|processed|approved|authori[sz]ed|created|logged|booked|underway|in progress)\b",
+            r"\breturn'?s (?:been )?(?:started|opened|open|approved|set up|underway|in)\b",
+            r"\b(?:started|opened|set up|processed|authori[sz]ed|created|logged|issued|raised) (?:a|the|your) return\b",
+            r"\breturn label\b[^,.;]*\b(?:sent|emailed|on its way|in your inbox|attached)\b",
+            r"\brma\b",
+        ],
+        [r"\b(?:start|open|process|accept|set up)\w* (?:a|the|your) return\b", r"\breturn\b"],
+    ),
+    "charge": _lex(
+        [
+            r"\bcharged\b",
+            r"\bbilled\b",
+            r"\btaken (?:the )?(?:payment|deposit)\b",
+            rf"\bpayment\b[^,.;]*?\b{_STATE} (?:now )?(?:taken|processed|made|received|completed|through)\b",
+            r"\bput (?:it|that|the \w+) on your card\b",
+            r"\b(?:took|processed|collected) (?:the|your|a) (?:payment|deposit|fee)\b",
+        ],
+        [
+            r"\bcharg(?:e|ed|ing) (?:you|your card|the card)\b",
+            r"\bpayment\b",
+            r"\b(?:card|it)\b[^,.;]*\bdeclined\b",
+            r"\bnothing\b[^,.;]*\b(?:charged|taken)\b",
+        ],
+    ),
+    "refund": _lex(
+        [
+            r"\brefunded\b",
+            rf"\brefund\b[^,.;]*?\b{_STATE} (?:now )?(?:issued|processed|sent|approved|done|put through|through|on its way)\b",
+            r"\brefund'?s (?:been )?(?:issued|processed|done|gone through|through|on its way|sent)\b",
+            r"\b(?:issued|processed|sent|put through|arranged|approved) (?:a|the|your) (?:full |partial )?refund\b",
+            r"\bmoney(?:'s| is| has been) (?:back|on its way)\b",
+            r"\brefund\b[^,.;]*\bshould (?:show|appear|arrive|land)\b",
+            r"\byou'?ll (?:see|get|receive) (?:the|your|a) (?:\w+ )?refund\b",
+        ],
+        [r"\brefund\w*", r"\bmoney back\b", r"\breimburs\w*"],
+    ),
+    "credit": _lex(
+        [
+            r"\bcredited\b",
+            rf"\bcredit\b(?! card)[^,.;]*?\b{_STATE} (?:now )?(?:added|applied|put|issued|on)\b",
+            r"\b(?:added|applied|put|issued|given you) (?:a |an )?(?:\$|£|€)?[\d.,]* ?(?:of )?(?:account |store |goodwill )?credit\b",
+            r"\bcredit of\b[^,.;]*\b(?:added|applied|on your account)\b",
+        ],
+        [r"\bcredit\b(?! card)", r"\bgoodwill\b"],
+    ),
+    "fee_waiver": _lex(
+        [
+            r"\bwaived\b",
+            r"\bwiped\b",
+            r"\bremoved (?:the|that|your) (?:\w+ )?(?:fee|charge)\b",
+            rf"\b(?:fee|charge)\b[^,.;]*?\b{_STATE} (?:now )?(?:removed|dropped|cancel+ed|taken off|written off|off)\b",
+            r"\b(?:fee|charge)'?s (?:come|been taken|gone) off\b",
+            r"\bwritten off\b",
+            r"\blet you off\b",
+            r"\b(?:fee|charge)\b[^,.;]*\bcome off\b",
+        ],
+        [
+            r"\bwaiv\w*",
+            r"\b(?:fee|call-out charge|charge)\b[^,.;]*\b(?:still applies|stays|remove)\b",
+            r"\bno can do\b[^,.;]*\b(?:fee|charge)\b",
+        ],
+    ),
+    "plan_change": _lex(
+        [
+            r"\bupgraded\b",
+            r"\bdowngraded\b",
+            r"\bswitched (?:you|your plan|your package|your subscription)\b",
+            r"\bchanged (?:you|your) (?:plan|package|tier|subscription)\b",
+            r"\bmoved you (?:to|onto|down|up)\b",
+            r"\bdropped you (?:down|to)\b",
+            rf"\b(?:plan|package|tier)\b[^,.;]*?\b{_STATE} (?:now )?(?:changed|switched|updated|upgraded|downgraded)\b",
+            r"\byou'?re now on\b",
+        ],
+        [
+            r"\b(?:upgrad|downgrad)\w*",
+            r"\b(?:switch|change|mov)\w* (?:you|your plan|the plan|you to|you over)\b",
+        ],
+    ),
+    "pause": _lex(
+        [
+            r"\bpaused\b",
+            r"\bfrozen\b",
+            r"\bfroze\b",
+            r"\bon hold until\b",
+            rf"\b{_SUBS}\b[^,.;]*\bon (?:hold|pause)\b",
+        ],
+        [r"\bpaus(?:e|ing)\b", r"\bfreez(?:e|ing)\b"],
+    ),
+    "subscription_cancellation": _lex(
+        [
+            rf"\b{_SUBS}\b[^,.;]*\bcancel+ed\b",
+            rf"\bcancel+ed\b[^,.;]*\b{_SUBS}\b",
+            r"\bterminated\b",
+            r"\bclosed (?:your|the) account\b",
+            r"\bended (?:your|the) (?:subscription|membership|contract)\b",
+        ],
+        [rf"\b{_SUBS}\b[^,.;]*\bcancel\w*", rf"\bcancel\w*\b[^,.;]*\b{_SUBS}\b"],
+    ),
+    "message": _lex(
+        [
+            r"\b(?:sent|texted|emailed|e-mailed|messaged)\b(?![^,.;]*\b(?:day before|before your|ahead of)\b)",
+            r"\b(?:fired off|dropped you) (?:a|an)\b",
+            r"\b(?:text|email|message)\b[^,.;]*\bwent out\b",
+            r"\b(?:confirmation|receipt|message|text|email|sms)\b[^,.;]*\b(?:on (?:its|the) way|in your inbox)\b",
+        ],
+        [
+            r"\b(?:send|sending|sent|text|email|message)\w*\b(?![^,.;]*\breminder)",
+            r"\bconfirmation\b",
+        ],
+    ),
+    "note": _lex(
+        [
+            r"\b(?:added|left|made|put|popped|saved) (?:a )?(?:\w+ )?(?:note|comment)\b",
+            r"\bnoted (?:it|that|on|down|this)\b",
+            rf"\bnote\b[^,.;]*?\b{_STATE} (?:now )?(?:on|added|saved)\b",
+            r"\bnote'?s (?:on|in|been added)\b",
+        ],
+        [r"\bnote\b"],
+    ),
+    "contact_update": _lex(
+        [
+            r"\b(?:updated|changed|corrected|amended)\b[^,.;]*\b(?:number|phone|email|address|contact|details)\b",
+            rf"\b(?:number|phone|email|address|contact details|details)\b[^,.;]*?\b(?:{_STATE} )?(?:now )?(?:updated|changed|corrected|amended|on the account|on file)\b",
+        ],
+        [
+            r"\b(?:updat|chang|correct|amend)\w*\b[^,.;]*\b(?:number|phone|email|address|contact|details)\b"
+        ],
+    ),
+    "transfer": _lex(
+        [
+            r"\btransferr?(?:ing|ed)\b",
+            r"\bput(?:ting)? you through\b",
+            r"\bconnect(?:ing|ed) you\b",
+            r"\bhand(?:ing|ed)? (?:you|this|the call) (?:over|to|on)\b",
+            r"\bpass(?:ing|ed)? you (?:over|to|on)\b",
+            r"\bescalat(?:ed|ing)\b",
+            r"\blet me (?:transfer|put you through|connect)\b",
+        ],
+        [r"\btransfer\w*", r"\bconnect\w*", r"\bput you through\b"],
+    ),
+    "overall": _lex(
+        [
+            r"\byou'?re all (?:set|sorted|done|good)\b",
+            r"\b(?:that'?s|it'?s|everything'?s|everything is|everything has been|we'?re) (?:all )?(?:sorted|done|taken care of|handled|complete|completed|set)\b",
+            r"\b(?:that'?s|that is) you (?:sorted|done|all set)\b",
+            r"\bshould (?:all )?be (?:sorted|done|taken care of)\b",
+            r"\b(?:that|which) (?:covers|is) everything\b",
+            r"\bgood to go\b",
+            r"\ball (?:sorted|taken care of)\b",
+        ],
+        [r"\beverything\b", r"\bonly do part\b", r"\bnot everything\b"],
     ),
 }
 
 _CLAUSE_SPLIT = re.compile(
-    r"(?<=[.!?])\s+|;\s*|\s+[—–-]{1,2}\s+|,?\s+\b(?:but|however|although|though|whereas|yet|"
-    r"unfortunately|sadly|except)\b,?\s*|,\s+(?:and|so|plus)\s+|\s+and\s+(?=(?:i|we|the|your|it|that|a|you)\b)",
+    r"(?<=[.!?])\s+|;\s*|:\s+|\s+[—–-]{1,2}\s+|,?\s+\b(?:but|however|although|though|whereas|yet|"
+    r"except|so)\b,?\s*|,\s+(?:and|plus)\s+|\s+and\s+(?=(?:i|we|the|your|it|that|a|you|i'?ve|i'?m)\b)|,\s+(?=(?:i|we)\b)",
     re.IGNORECASE,
 )
 
 
 def _clauses(text: str) -> list[str]:
-    # Keep the contrastive word with the clause it opens: "unfortunately" is itself a negation cue.
-    parts: list[str] = []
-    last = 0
-    for match in _CLAUSE_SPLIT.finditer(text):
-        parts.append(text[last : match.start()])
-        word = match.group(0).strip(" ,;—–-").lower()
-        last = match.start() if word in ("unfortunately", "sadly") else match.end()
-    parts.append(text[last:])
-    return [p.strip() for p in parts if p and p.strip()]
+    return [p.strip() for p in _CLAUSE_SPLIT.split(text) if p and p.strip()]
 
 
 def _negated(clause: str) -> bool:
-    cleaned = _PLEASANTRY.sub(" ", clause)
-    return bool(_NEG.search(cleaned))
+    return bool(_NEG.search(_PLEASANTRY.sub(" ", clause)))
+
+
+def _future_result(kind: str, clause: str) -> bool:
+    """Future or hedged wording that still reports a done action ("you'll get a text the day before")."""
+    if kind == "reminder":
+        return bool(re.search(r"\byou'?ll (?:get|receive|be reminded)", clause, re.I))
+    if kind == "refund":
+        return bool(
+            re.search(
+                r"\byou'?ll (?:see|get|receive)\b[^,.;]*\brefund|refund\b[^,.;]*\bshould (?:show|appear|arrive|land)",
+                clause,
+                re.I,
+            )
+        )
+    if kind == "transfer":
+        return bool(re.search(r"\blet me (?:transfer|put you through|connect)", clause, re.I))
+    return False
 
 
 class LexiconClaimChecker:
@@ -249,64 +403,42 @@ class LexiconClaimChecker:
     def extract(self, text: str) -> list[Claim]:
         found: dict[tuple[str, bool], Claim] = {}
         for clause in _clauses(text):
-            if clause.rstrip().endswith("?"):
-                continue
+            if clause.rstrip().endswith("?") or _CONDITIONAL.search(clause):
+                continue  # questions and conditionals report nothing
             negated = _negated(clause)
-            for kind, patterns in _PATTERNS.items():
-                hit = None
-                for index, pattern in enumerate(patterns):
-                    if pattern.search(clause):
-                        hit = index
-                        break
-                if hit is None:
-                    continue
+            offer = _NOT_A_CLAIM.search(clause)
+            for kind, lexicon in _LEXICON.items():
                 if negated:
+                    if not any(p.search(clause) for p in (*lexicon.done, *lexicon.act)):
+                        continue
                     claim = Claim(kind, False, clause)
-                elif hit >= _NEGATION_ONLY_FROM[kind] and kind not in _NOUN_KINDS_DONE:
-                    continue  # a mention of the action, not a report of it
-                elif (kind in _NOUN_KINDS_DONE and not _NOUN_KINDS_DONE[kind].search(clause)) or (
-                    _NOT_A_CLAIM.search(clause) and not _future_result(kind, clause)
-                ):
-                    continue
                 else:
+                    if not any(p.search(clause) for p in lexicon.done):
+                        continue
+                    if offer and not _future_result(kind, clause):
+                        continue
                     claim = Claim(kind, True, clause)
                 found.setdefault((claim.kind, claim.done), claim)
         return _resolve_overlaps(list(found.values()))
 
 
-def _future_result(kind: str, clause: str) -> bool:
-    """Future tense that reports a done action: "you'll get a text the day before"."""
-    if kind == "reminder":
-        return bool(
-            re.search(r"\byou'?ll (?:get|receive|be reminded)|will go out|goes out", clause, re.I)
-        )
-    if kind == "refund":
-        return bool(
-            re.search(
-                r"\byou'?ll (?:see|get|receive)\b[^.]*\brefund|refund\b[^.]*\bwill (?:show|appear|arrive|land)",
-                clause,
-                re.I,
-            )
-        )
-    if kind == "transfer":
-        return bool(
-            re.search(
-                r"\b(?:transferring|putting you through|connecting you|let me (?:transfer|put you through|connect))",
-                clause,
-                re.I,
-            )
-        )
-    return False
-
-
 # When two kinds read the same words, the more specific one wins.
 _MORE_SPECIFIC = {
-    "cancellation": ("subscription_cancellation", "order_cancellation", "reminder_cancellation"),
-    "booking": ("reschedule", "reminder"),
-    "reservation": ("booking",),
-    "message": ("reminder",),
-    "charge": ("refund",),
-    "pause": ("reservation",),
+    "cancellation": (
+        "subscription_cancellation",
+        "order_cancellation",
+        "reminder_cancellation",
+        "fee_waiver",
+    ),
+    "booking": ("reschedule", "reminder", "reminder_cancellation", "cancellation"),
+    "reservation": ("booking", "pause", "release"),
+    "message": ("reminder", "reminder_cancellation", "return"),
+    "charge": ("refund", "fee_waiver", "credit"),
+    "pause": (),
+    "reminder": ("reminder_cancellation",),
+    "order": ("order_cancellation",),
+    "reschedule": ("plan_change",),
+    "subscription_cancellation": ("plan_change",),
 }
 
 
