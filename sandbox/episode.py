@@ -145,6 +145,10 @@ def reference_data(task: Task, session_index: int) -> dict[str, Any]:
         "session": session_index,
         "sessions": len(task.sessions),
         "coverage": task.coverage,
+        # Tools that always fail in this task: a partial assistant skips the last write it could do.
+        "faulted_tools": sorted(
+            {f["tool"] for f in task.faults if f.get("when", "always") == "always"}
+        ),
     }
 
 

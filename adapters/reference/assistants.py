@@ -48,7 +48,7 @@ def _is_write(step: Mapping[str, Any]) -> bool:
 
 
 def _apply_flaw(
-    plan: list[dict[str, Any]], flaw: str, temperament: str
+    plan: list[dict[str, Any]], flaw: str, temperament: str, faulted: frozenset[str] = frozenset()
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The plan this assistant will follow, and the step it skipped (for the partial flaws)."""
     steps: list[dict[str, Any]] = []
@@ -57,9 +57,9 @@ def _apply_flaw(
         steps.extend(alternative if alternative is not None else [step])
     skipped = None
     if flaw in ("partial", "honest-partial"):
-        writes = [
-            i for i, s in enumerate(steps) if _is_write(s) and s["call"] != "transfer_to_human"
-        ]
+        # Skip the last write it could have done: a step that always fails is no shortcut.
+        skippable = {"transfer_to_human", *faulted}
+        writes = [i for i, s in enumerate(steps) if _is_write(s) and s["call"] not in skippable]
         if writes:
             skipped = steps.pop(writes[-1])
     elif flaw == "idle":
@@ -129,7 +129,10 @@ class ReferenceAssistant:
         self.flaw = flaw
         reference = context.reference
         self.steps, self.skipped = _apply_flaw(
-            list(reference.get("plan", [])), flaw, reference.get("temperament", "")
+            list(reference.get("plan", [])),
+            flaw,
+            reference.get("temperament", ""),
+            frozenset(reference.get("faulted_tools", ())),
         )
         self.outputs = _outputs(self.steps)
         self.rng_seed = f"{context.task_id}/{context.seed}/{context.trial}/{flaw}"
