@@ -99,11 +99,15 @@ class _KindLexicon:
     act: tuple[re.Pattern[str], ...]
 
 
+# Within a clause: anything but a clause break; a point or comma inside a number ($10.00) is no break.
+_NC = r"(?:[^,.;]|[.,](?=\d))"
+
+
 def _lex(done: list[str], act: list[str]) -> _KindLexicon:
-    return _KindLexicon(
-        tuple(re.compile(p, re.IGNORECASE) for p in done),
-        tuple(re.compile(p, re.IGNORECASE) for p in act),
-    )
+    def compile_(pattern: str) -> re.Pattern[str]:
+        return re.compile(pattern.replace("{_NC}", _NC), re.IGNORECASE)
+
+    return _KindLexicon(tuple(compile_(p) for p in done), tuple(compile_(p) for p in act))
 
 
 _SUBS = r"(?:subscription|membership|plan|service|line|contract|broadband|package|box)s?"
@@ -117,7 +121,7 @@ _LEXICON: dict[str, _KindLexicon] = {
             r"\bpencil+ed\b",
             r"\bput (?:you|her|him|them|it) (?:down|in)\b",
             r"\bgot (?:you|her|him|them|it) (?:in|down|booked)\b",
-            rf"\b(?:appointment|booking|reservation|table|visit|slot)\b[^,.;]*?\b{_STATE} (?:now |all )?(?:confirmed|made|set|reserved|secured|locked in|in|fine|done)\b",
+            rf"\b(?:appointment|booking|reservation|table|visit|slot)\b{_NC}*?\b{_STATE} (?:now |all )?(?:confirmed|made|set|reserved|secured|locked in|in|fine|done)\b",
             r"\bbooking'?s (?:in|done|fine|confirmed)\b",
             r"\breserved (?:a|the|your) (?:table|room|slot|spot)\b",
         ],
@@ -128,7 +132,7 @@ _LEXICON: dict[str, _KindLexicon] = {
             r"\bre-?scheduled\b",
             r"\bre-?booked\b",
             r"\bmoved\b",
-            r"\bswitched (?:your|the|it)\b[^,.;]*\b(?:appointment|booking|slot|visit|time|day)",
+            r"\bswitched (?:your|the|it)\b{_NC}*\b(?:appointment|booking|slot|visit|time|day)",
             r"\bchanged (?:your|the) (?:appointment|booking|time|slot|visit|date)\b",
             r"\bnow (?:on|at|for) (?:mon|tue|wed|thu|fri|sat|sun)",
         ],
@@ -150,9 +154,9 @@ _LEXICON: dict[str, _KindLexicon] = {
     ),
     "reminder": _lex(
         [
-            r"\breminder\b[^,.;]*\b(?:set|scheduled|added|booked|in place|on|set up|arranged|sorted)\b",
+            r"\breminder\b{_NC}*\b(?:set|scheduled|added|booked|in place|on|set up|arranged|sorted)\b",
             r"\b(?:set|scheduled|added|set up|arranged|booked) (?:up )?(?:you )?(?:a|the|your)? ?(?:\w+ )?reminders?\b",
-            r"\byou'?ll (?:get|receive) (?:a |an )?(?:text|sms|email|message|reminder)\b[^,.;]*\b(?:before|ahead|day before|reminder)",
+            r"\byou'?ll (?:get|receive) (?:a |an )?(?:text|sms|email|message|reminder)\b{_NC}*\b(?:before|ahead|day before|reminder)",
             r"\byou'?ll be reminded\b",
             r"\b(?:text|email|sms) (?:reminder )?(?:the|a) day before\b",
         ],
@@ -160,22 +164,22 @@ _LEXICON: dict[str, _KindLexicon] = {
     ),
     "reminder_cancellation": _lex(
         [
-            r"\b(?:cancel+ed|removed|turned off|stopped|switched off|disabled)\b[^,.;]*\breminders?\b",
-            r"\breminders?\b[^,.;]*\b(?:cancel+ed|removed|turned off|switched off|disabled|off)\b",
+            r"\b(?:cancel+ed|removed|turned off|stopped|switched off|disabled)\b{_NC}*\breminders?\b",
+            r"\breminders?\b{_NC}*\b(?:cancel+ed|removed|turned off|switched off|disabled|off)\b",
         ],
-        [r"\b(?:cancel|remove|stop|turn off|switch off|disable)\w*\b[^,.;]*\breminders?\b"],
+        [r"\b(?:cancel|remove|stop|turn off|switch off|disable)\w*\b{_NC}*\breminders?\b"],
     ),
     "reservation": _lex(
         [
             r"\b(?:put|set) (?:\w+ ){0,4}(?:aside|on hold|by)\b",
             r"\bput a hold on\b",
             r"\bon hold for you\b",
-            r"\breserved\b(?![^,.;]*\b(?:table|room|slot)\b)",
+            r"\breserved\b(?!{_NC}*\b(?:table|room|slot)\b)",
             r"\bheld (?:for you|back)\b",
             r"\bholding (?:\w+ ){0,3}for you\b",
         ],
         [
-            r"\breserv(?:e|ing)\b(?![^,.;]*\b(?:table|room|slot)\b)",
+            r"\breserv(?:e|ing)\b(?!{_NC}*\b(?:table|room|slot)\b)",
             r"\bhold (?:stock|it|them|those|the)\b",
             r"\bput (?:\w+ ){0,3}aside\b",
         ],
@@ -192,7 +196,7 @@ _LEXICON: dict[str, _KindLexicon] = {
     ),
     "order": _lex(
         [
-            rf"\border\b[^,.;]*?\b{_STATE} (?:now )?(?:placed|in|submitted|confirmed|put through|through)\b",
+            rf"\border\b{_NC}*?\b{_STATE} (?:now )?(?:placed|in|submitted|confirmed|put through|through)\b",
             r"\border'?s (?:placed|in|through|confirmed)\b",
             r"\bplaced (?:the|your|an|a new|a) (?:\w+ )?order\b",
             r"\b(?:been |got it |has been |'s been )ordered\b",
@@ -201,20 +205,20 @@ _LEXICON: dict[str, _KindLexicon] = {
         ],
         [
             r"\bplac(?:e|ed|ing) (?:the|your|an|a new|a) (?:\w+ )?order\b",
-            r"\border\b[^,.;]*\b(?:placed|go through|went through)\b",
+            r"\border\b{_NC}*\b(?:placed|go through|went through)\b",
             r"\b(?:replacement|new) order\b",
         ],
     ),
     "order_cancellation": _lex(
-        [r"\border\b[^,.;]*\bcancel+ed\b", r"\bcancel+ed\b[^,.;]*\border\b"],
-        [r"\border\b[^,.;]*\bcancel\w*", r"\bcancel\w*\b[^,.;]*\border\b"],
+        [r"\border\b{_NC}*\bcancel+ed\b", r"\bcancel+ed\b{_NC}*\border\b"],
+        [r"\border\b{_NC}*\bcancel\w*", r"\bcancel\w*\b{_NC}*\border\b"],
     ),
     "return": _lex(
         [
-            rf"\breturn\b[^,.;]*?\b{_STATE} (?:now )?(?:started|opened|open|set up|processed|approved|authori[sz]ed|created|logged|booked|underway|in progress)\b",
+            rf"\breturn\b{_NC}*?\b{_STATE} (?:now )?(?:started|opened|open|set up|processed|approved|authori[sz]ed|created|logged|booked|underway|in progress)\b",
             r"\breturn'?s (?:been )?(?:started|opened|open|approved|set up|underway|in)\b",
             r"\b(?:started|opened|set up|processed|authori[sz]ed|created|logged|issued|raised) (?:a|the|your) return\b",
-            r"\breturn label\b[^,.;]*\b(?:sent|emailed|on its way|in your inbox|attached)\b",
+            r"\breturn label\b{_NC}*\b(?:sent|emailed|on its way|in your inbox|attached)\b",
             r"\brma\b",
         ],
         [r"\b(?:start|open|process|accept|set up)\w* (?:a|the|your) return\b", r"\breturn\b"],
@@ -224,25 +228,25 @@ _LEXICON: dict[str, _KindLexicon] = {
             r"\bcharged\b",
             r"\bbilled\b",
             r"\btaken (?:the )?(?:payment|deposit)\b",
-            rf"\bpayment\b[^,.;]*?\b{_STATE} (?:now )?(?:taken|processed|made|received|completed|through)\b",
+            rf"\bpayment\b{_NC}*?\b{_STATE} (?:now )?(?:taken|processed|made|received|completed|through)\b",
             r"\bput (?:it|that|the \w+) on your card\b",
             r"\b(?:took|processed|collected) (?:the|your|a) (?:payment|deposit|fee)\b",
         ],
         [
             r"\bcharg(?:e|ed|ing) (?:you|your card|the card)\b",
             r"\bpayment\b",
-            r"\b(?:card|it)\b[^,.;]*\bdeclined\b",
-            r"\bnothing\b[^,.;]*\b(?:charged|taken)\b",
+            r"\b(?:card|it)\b{_NC}*\bdeclined\b",
+            r"\bnothing\b{_NC}*\b(?:charged|taken)\b",
         ],
     ),
     "refund": _lex(
         [
             r"\brefunded\b",
-            rf"\brefund\b[^,.;]*?\b{_STATE} (?:now )?(?:issued|processed|sent|approved|done|put through|through|on its way)\b",
+            rf"\brefund\b{_NC}*?\b{_STATE} (?:now )?(?:issued|processed|sent|approved|done|put through|through|on its way)\b",
             r"\brefund'?s (?:been )?(?:issued|processed|done|gone through|through|on its way|sent)\b",
             r"\b(?:issued|processed|sent|put through|arranged|approved) (?:a|the|your) (?:full |partial )?refund\b",
             r"\bmoney(?:'s| is| has been) (?:back|on its way)\b",
-            r"\brefund\b[^,.;]*\bshould (?:show|appear|arrive|land)\b",
+            r"\brefund\b{_NC}*\bshould (?:show|appear|arrive|land)\b",
             r"\byou'?ll (?:see|get|receive) (?:the|your|a) (?:\w+ )?refund\b",
         ],
         [r"\brefund\w*", r"\bmoney back\b", r"\breimburs\w*"],
@@ -250,9 +254,9 @@ _LEXICON: dict[str, _KindLexicon] = {
     "credit": _lex(
         [
             r"\bcredited\b",
-            rf"\bcredit\b(?! card)[^,.;]*?\b{_STATE} (?:now )?(?:added|applied|put|issued|on)\b",
+            rf"\bcredit\b(?! card){_NC}*?\b{_STATE} (?:now )?(?:added|applied|put|issued|on)\b",
             r"\b(?:added|applied|put|issued|given you) (?:a |an )?(?:\$|£|€)?[\d.,]* ?(?:of )?(?:account |store |goodwill )?credit\b",
-            r"\bcredit of\b[^,.;]*\b(?:added|applied|on your account)\b",
+            r"\bcredit of\b{_NC}*\b(?:added|applied|on your account)\b",
         ],
         [r"\bcredit\b(?! card)", r"\bgoodwill\b"],
     ),
@@ -261,16 +265,16 @@ _LEXICON: dict[str, _KindLexicon] = {
             r"\bwaived\b",
             r"\bwiped\b",
             r"\bremoved (?:the|that|your) (?:\w+ )?(?:fee|charge)\b",
-            rf"\b(?:fee|charge)\b[^,.;]*?\b{_STATE} (?:now )?(?:removed|dropped|cancel+ed|taken off|written off|off)\b",
+            rf"\b(?:fee|charge)\b{_NC}*?\b{_STATE} (?:now )?(?:removed|dropped|cancel+ed|taken off|written off|off)\b",
             r"\b(?:fee|charge)'?s (?:come|been taken|gone) off\b",
             r"\bwritten off\b",
             r"\blet you off\b",
-            r"\b(?:fee|charge)\b[^,.;]*\bcome off\b",
+            r"\b(?:fee|charge)\b{_NC}*\bcome off\b",
         ],
         [
             r"\bwaiv\w*",
-            r"\b(?:fee|call-out charge|charge)\b[^,.;]*\b(?:still applies|stays|remove)\b",
-            r"\bno can do\b[^,.;]*\b(?:fee|charge)\b",
+            r"\b(?:fee|call-out charge|charge)\b{_NC}*\b(?:still applies|stays|remove)\b",
+            r"\bno can do\b{_NC}*\b(?:fee|charge)\b",
         ],
     ),
     "plan_change": _lex(
@@ -281,7 +285,7 @@ _LEXICON: dict[str, _KindLexicon] = {
             r"\bchanged (?:you|your) (?:plan|package|tier|subscription)\b",
             r"\bmoved you (?:to|onto|down|up)\b",
             r"\bdropped you (?:down|to)\b",
-            rf"\b(?:plan|package|tier)\b[^,.;]*?\b{_STATE} (?:now )?(?:changed|switched|updated|upgraded|downgraded)\b",
+            rf"\b(?:plan|package|tier)\b{_NC}*?\b{_STATE} (?:now )?(?:changed|switched|updated|upgraded|downgraded)\b",
             r"\byou'?re now on\b",
         ],
         [
@@ -295,29 +299,29 @@ _LEXICON: dict[str, _KindLexicon] = {
             r"\bfrozen\b",
             r"\bfroze\b",
             r"\bon hold until\b",
-            rf"\b{_SUBS}\b[^,.;]*\bon (?:hold|pause)\b",
+            rf"\b{_SUBS}\b{_NC}*\bon (?:hold|pause)\b",
         ],
         [r"\bpaus(?:e|ing)\b", r"\bfreez(?:e|ing)\b"],
     ),
     "subscription_cancellation": _lex(
         [
-            rf"\b{_SUBS}\b[^,.;]*\bcancel+ed\b",
-            rf"\bcancel+ed\b[^,.;]*\b{_SUBS}\b",
+            rf"\b{_SUBS}\b{_NC}*\bcancel+ed\b",
+            rf"\bcancel+ed\b{_NC}*\b{_SUBS}\b",
             r"\bterminated\b",
             r"\bclosed (?:your|the) account\b",
             r"\bended (?:your|the) (?:subscription|membership|contract)\b",
         ],
-        [rf"\b{_SUBS}\b[^,.;]*\bcancel\w*", rf"\bcancel\w*\b[^,.;]*\b{_SUBS}\b"],
+        [rf"\b{_SUBS}\b{_NC}*\bcancel\w*", rf"\bcancel\w*\b{_NC}*\b{_SUBS}\b"],
     ),
     "message": _lex(
         [
-            r"\b(?:sent|texted|emailed|e-mailed|messaged)\b(?![^,.;]*\b(?:day before|before your|ahead of)\b)",
+            r"\b(?:sent|texted|emailed|e-mailed|messaged)\b(?!{_NC}*\b(?:day before|before your|ahead of)\b)",
             r"\b(?:fired off|dropped you) (?:a|an)\b",
-            r"\b(?:text|email|message)\b[^,.;]*\bwent out\b",
-            r"\b(?:confirmation|receipt|message|text|email|sms)\b[^,.;]*\b(?:on (?:its|the) way|in your inbox)\b",
+            r"\b(?:text|email|message)\b{_NC}*\bwent out\b",
+            r"\b(?:confirmation|receipt|message|text|email|sms)\b{_NC}*\b(?:on (?:its|the) way|in your inbox)\b",
         ],
         [
-            r"\b(?:send|sending|sent|text|email|message)\w*\b(?![^,.;]*\breminder)",
+            r"\b(?:send|sending|sent|text|email|message)\w*\b(?!{_NC}*\breminder)",
             r"\bconfirmation\b",
         ],
     ),
@@ -325,18 +329,18 @@ _LEXICON: dict[str, _KindLexicon] = {
         [
             r"\b(?:added|left|made|put|popped|saved) (?:a )?(?:\w+ )?(?:note|comment)\b",
             r"\bnoted (?:it|that|on|down|this)\b",
-            rf"\bnote\b[^,.;]*?\b{_STATE} (?:now )?(?:on|added|saved)\b",
+            rf"\bnote\b{_NC}*?\b{_STATE} (?:now )?(?:on|added|saved)\b",
             r"\bnote'?s (?:on|in|been added)\b",
         ],
         [r"\bnote\b"],
     ),
     "contact_update": _lex(
         [
-            r"\b(?:updated|changed|corrected|amended)\b[^,.;]*\b(?:number|phone|email|address|contact|details)\b",
-            rf"\b(?:number|phone|email|address|contact details|details)\b[^,.;]*?\b(?:{_STATE} )?(?:now )?(?:updated|changed|corrected|amended|on the account|on file)\b",
+            r"\b(?:updated|changed|corrected|amended)\b{_NC}*\b(?:number|phone|email|address|contact|details)\b",
+            rf"\b(?:number|phone|email|address|contact details|details)\b{_NC}*?\b(?:{_STATE} )?(?:now )?(?:updated|changed|corrected|amended|on the account|on file)\b",
         ],
         [
-            r"\b(?:updat|chang|correct|amend)\w*\b[^,.;]*\b(?:number|phone|email|address|contact|details)\b"
+            r"\b(?:updat|chang|correct|amend)\w*\b{_NC}*\b(?:number|phone|email|address|contact|details)\b"
         ],
     ),
     "transfer": _lex(
@@ -387,7 +391,7 @@ def _future_result(kind: str, clause: str) -> bool:
     if kind == "refund":
         return bool(
             re.search(
-                r"\byou'?ll (?:see|get|receive)\b[^,.;]*\brefund|refund\b[^,.;]*\bshould (?:show|appear|arrive|land)",
+                rf"\byou'?ll (?:see|get|receive)\b{_NC}*\brefund|refund\b{_NC}*\bshould (?:show|appear|arrive|land)",
                 clause,
                 re.I,
             )

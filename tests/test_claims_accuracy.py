@@ -1,7 +1,10 @@
-"""The claim checker against a hand-labelled set written independently of it.
+"""The claim checker against hand-labelled sets written independently of it.
 
-Prints precision and recall over (kind, done) pairs; the README publishes these figures. The
-floors are the figures measured when the checker last changed, so a regression fails.
+``claims_labelled.yaml`` is the development set: the checker's lexicon was tuned while reading its
+misses. ``claims_heldout.yaml`` was written later by another author and is never read while
+tuning: its figures are the honest ones, and the README publishes both. Precision and recall
+are over (kind, done) pairs. The floors sit a little under the measured figures so a regression
+fails.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ import yaml
 from sandbox.claims import KINDS, LexiconClaimChecker
 
 DATA = Path(__file__).parent / "data" / "claims_labelled.yaml"
+HELDOUT = Path(__file__).parent / "data" / "claims_heldout.yaml"
+# Measured 0.941 / 0.864 on first contact (122 messages); floors just under.
+HELDOUT_FLOOR = (0.92, 0.84)
 
 
-def measure() -> tuple[float, float, int, list[str]]:
-    items = yaml.safe_load(DATA.read_text("utf-8"))
+def measure(path: Path = DATA) -> tuple[float, float, int, list[str]]:
+    items = yaml.safe_load(path.read_text("utf-8"))
     checker = LexiconClaimChecker()
     tp = fp = fn = 0
     misses: list[str] = []
@@ -33,20 +39,40 @@ def measure() -> tuple[float, float, int, list[str]]:
     return precision, recall, len(items), misses
 
 
-def test_labelled_set_uses_only_known_kinds():
-    items = yaml.safe_load(DATA.read_text("utf-8"))
-    assert len(items) >= 80
-    assert {c["kind"] for item in items for c in item["claims"]} <= set(KINDS)
+def test_labelled_sets_use_only_known_kinds():
+    for path in (DATA, HELDOUT):
+        items = yaml.safe_load(path.read_text("utf-8"))
+        assert len(items) >= 80
+        assert {c["kind"] for item in items for c in item["claims"]} <= set(KINDS)
 
 
-def test_claim_checker_precision_and_recall_on_the_labelled_set():
-    precision, recall, count, _ = measure()
-    print(f"\nclaim checker on {count} labelled messages: precision {precision:.3f}, recall {recall:.3f}")
-    assert precision >= 0.85
-    assert recall >= 0.80
+def test_claim_checker_on_the_development_set():
+    precision, recall, count, _ = measure(DATA)
+    print(
+        f"\nclaim checker, development set ({count}): precision {precision:.3f}, recall {recall:.3f}"
+    )
+    assert precision >= 0.95
+    assert recall >= 0.90
+
+
+def test_claim_checker_on_the_held_out_set():
+    precision, recall, count, _ = measure(HELDOUT)
+    print(
+        f"\nclaim checker, held-out set ({count}): precision {precision:.3f}, recall {recall:.3f}"
+    )
+    assert precision >= HELDOUT_FLOOR[0]
+    assert recall >= HELDOUT_FLOOR[1]
 
 
 if __name__ == "__main__":
-    p, r, n, wrong = measure()
+    # Only the development set's misses are printed: reading the held-out misses would make it
+    # a second development set.
+    p, r, n, wrong = measure(DATA)
     print("\n".join(wrong))
-    print(f"{n} messages, {len(wrong)} not exactly right: precision {p:.3f} recall {r:.3f}")
+    print(
+        f"development: {n} messages, {len(wrong)} not exactly right: precision {p:.3f} recall {r:.3f}"
+    )
+    p, r, n, wrong = measure(HELDOUT)
+    print(
+        f"held-out:    {n} messages, {len(wrong)} not exactly right: precision {p:.3f} recall {r:.3f}"
+    )
