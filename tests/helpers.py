@@ -1,0 +1,55 @@
+"""Small real assistants and callers for tests of the episode loop (not mocks of our code:
+each implements the public protocol the way a custom agent or caller would)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adapters.errors import ProviderError
+from adapters.types import AssistantTurn, ToolCall, TurnRequest, Usage
+from businesses import load_set
+from sandbox.episode import CallerTurn, CallerView
+
+MINI = Path(__file__).parent / "fixtures" / "mini"
+
+
+def mini_tasks():
+    return {t.id: t for t in load_set(MINI)[1]}
+
+
+class ScriptedAssistant:
+    """Replies with a fixed list of turns, then with plain text."""
+
+    def __init__(self, turns: list[AssistantTurn]) -> None:
+        self.turns = list(turns)
+        self.requests: list[TurnRequest] = []
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        self.requests.append(request)
+        if self.turns:
+            return self.turns.pop(0)
+        return AssistantTurn(text="Anything else?", usage=Usage(requests=1))
+
+
+class FailingAssistant:
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        raise ProviderError("503 from provider after 4 attempts", status=503, attempts=4)
+
+
+class LoopingAssistant:
+    """Calls a read tool forever."""
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        n = sum(1 for m in request.messages if m.role == "assistant")
+        return AssistantTurn(tool_calls=(ToolCall(f"c{n}", "find_customer", '{"name": "Maria"}'),))
+
+
+class EndlessCaller:
+    """Never hangs up."""
+
+    async def speak(self, view: CallerView) -> CallerTurn:
+        return CallerTurn("And another thing...")
+
+
+def call(name: str, arguments: str, call_id: str = "c1") -> ToolCall:
+    return ToolCall(call_id, name, arguments)
