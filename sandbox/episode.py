@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from adapters.errors import ProviderError
@@ -26,6 +27,7 @@ from sandbox.faults import Fault, FaultInjector
 from sandbox.ledger import LedgerEntry
 from sandbox.prompt import system_prompt
 from sandbox.state import State
+from sandbox.tables import STANDARD_TABLES
 from sandbox.task import Task
 from sandbox.world import ToolCallRecord, World
 from tools import ToolRegistry, default_registry
@@ -152,18 +154,23 @@ def reference_data(task: Task, session_index: int) -> dict[str, Any]:
     }
 
 
-def build_world(
-    task: Task,
-    seed: int,
-    tables: dict[str, dict[str, dict[str, Any]]],
-    registry: ToolRegistry | None = None,
-) -> World:
+@lru_cache(maxsize=256)
+def _business_tools(
+    enabled: tuple[str, ...], catalogue: tuple[tuple[str, tuple[str, ...]], ...]
+) -> ToolRegistry:
+    # Specialising schemas and compiling their validators costs far more than a scripted call:
+    # do it once per business (and catalogue), not once per episode.
+    return default_registry().select(enabled).specialise({t: list(ids) for t, ids in catalogue})
+
+
+def build_world(task: Task, seed: int, tables: dict[str, dict[str, dict[str, Any]]]) -> World:
     """A fresh world for ``task`` from its initial tables."""
     business = task.business
-    state = State(tables, {**State().specs, **business.extra_tables})
-    base = (registry or default_registry()).select(business.tools)
-    catalogue = {t: list(state.tables[t]) for t in ("services", "staff") if state.has_table(t)}
-    tools = base.specialise(catalogue)
+    state = State(tables, {**STANDARD_TABLES, **business.extra_tables})
+    catalogue = tuple(
+        (t, tuple(state.tables[t])) for t in ("services", "staff") if state.has_table(t)
+    )
+    tools = _business_tools(tuple(business.tools), catalogue)
     faults = FaultInjector([Fault.from_dict(f) for f in task.faults], seed=f"{task.id}/{seed}")
     return World(state, tools, SimClock(task.now), faults)
 
