@@ -7,8 +7,13 @@ them, so ``opsbench --help`` stays fast.
 from __future__ import annotations
 
 import json
+import os
 from enum import StrEnum
 from typing import Annotated
+
+# Typer's rich help imports markdown and syntax highlighting (~250 ms on every --help); plain help
+# keeps `opsbench --help` instant. TYPER_USE_RICH=1 brings rich help back.
+os.environ.setdefault("TYPER_USE_RICH", "0")
 
 import typer
 
