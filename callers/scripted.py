@@ -5,6 +5,11 @@ identity fact the caller knows (date of birth, postcode, phone...) and the next 
 already give it, it answers from ``knows`` first, so the script stays in step with assistants that
 verify at a different moment than the task author expected. When the script runs out it says
 goodbye and hangs up.
+
+A script line may name a tactic instead of spelling out its words, ``{tactic: exception_request}``:
+the caller then says that tactic's line from :mod:`callers.tactics`, with the task's parameters, so
+the scripted and the LLM caller render the same definition. A line with both ``say`` and
+``tactic`` says ``say`` (the tactic only labels it).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from callers.tactics import tactic_for
 from sandbox.episode import CallerTurn, CallerView
 from sandbox.task import CallerSpec, Task
 
@@ -49,6 +55,15 @@ def _answer(fact: str, value: Any) -> str:
     return f"{labels.get(fact, 'It is')} {value}."
 
 
+def line_text(spec: CallerSpec, line: Mapping[str, Any]) -> str:
+    """The words of script line ``line``: its ``say``, or its tactic's line rendered for ``spec``."""
+    if "say" in line:
+        return str(line["say"])
+    if "tactic" in line:
+        return tactic_for(spec, str(line["tactic"])).line(spec)
+    raise ValueError(f"script line {dict(line)!r} has neither 'say' nor 'tactic'; expected one")
+
+
 class ScriptedCaller:
     """Plays one session's script."""
 
@@ -62,7 +77,7 @@ class ScriptedCaller:
             value = self.spec.knows.get(fact)
             if value is None or fact in self._answered or not pattern.search(asked):
                 continue
-            if upcoming is not None and _mentions(fact, value, upcoming["say"]):
+            if upcoming is not None and _mentions(fact, value, line_text(self.spec, upcoming)):
                 return None
             self._answered.add(fact)
             return _answer(fact, value)
@@ -79,7 +94,7 @@ class ScriptedCaller:
         if upcoming is None:
             return CallerTurn(GOODBYE, hang_up=True)
         self._next += 1
-        return CallerTurn(upcoming["say"], hang_up=bool(upcoming.get("hang_up")))
+        return CallerTurn(line_text(self.spec, upcoming), hang_up=bool(upcoming.get("hang_up")))
 
 
 def scripted_caller_factory(task: Task, session: int) -> ScriptedCaller:
