@@ -1,0 +1,78 @@
+"""What the run and results commands share: the store option, one-line errors, report outputs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+StoreOption = Annotated[
+    Path,
+    typer.Option(
+        "--store", help="The results store (SQLite).", envvar="OPSBENCH_STORE", show_default=True
+    ),
+]
+DEFAULT_STORE_PATH = Path("opsbench-results") / "opsbench.db"
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the errors a user can fix into one line on stderr and exit status 2."""
+    from adapters.errors import AdapterError
+    from businesses import LoadError
+    from opsbench.errors import OpsbenchError
+
+    try:
+        yield
+    except (OpsbenchError, AdapterError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except LoadError as exc:
+        for line in exc.problems:
+            typer.echo(f"error: {line}", err=True)
+        raise typer.Exit(2) from None
+
+
+def finish_report(
+    report,  # type: ignore[no-untyped-def]
+    *,
+    as_json: bool,
+    html: Path | None,
+    junit: Path | None,
+    fail_under: str | None,
+    breakdowns: bool = True,
+    scorecard_only: bool = False,
+) -> None:
+    """Render a report the ways asked for, then apply ``--fail-under`` to the exit status."""
+    import json
+
+    from rich.console import Console
+
+    from opsbench import gate, render_terminal
+
+    thresholds = gate.parse_thresholds(fail_under) if fail_under else []
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        console = Console()
+        if scorecard_only:
+            render_terminal.scorecard(report, console)
+            console.print(f"[dim]{report.note}[/]")
+        else:
+            render_terminal.full_report(report, console, breakdowns=breakdowns)
+    if html is not None:
+        from opsbench.render_html import write_html
+
+        write_html(report, html)
+        typer.echo(f"HTML report: {html}", err=as_json)
+    if junit is not None:
+        gate.write_junit(report, junit)
+        typer.echo(f"JUnit XML: {junit}", err=as_json)
+    failures = gate.check(report, thresholds)
+    for failure in failures:
+        typer.echo(f"fail-under: {failure}", err=True)
+    if failures:
+        raise typer.Exit(1)

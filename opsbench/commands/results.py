@@ -1,0 +1,118 @@
+"""``opsbench report|compare|show|export|runs``: read the results store."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from opsbench.commands._common import DEFAULT_STORE_PATH, StoreOption, finish_report, user_errors
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("report")
+    def report(
+        run: Annotated[str | None, typer.Argument(help="Run id (default: the latest).")] = None,
+        store: StoreOption = DEFAULT_STORE_PATH,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        html: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
+        junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here.")] = None,
+        fail_under: Annotated[
+            str | None,
+            typer.Option(help="Exit 1 unless e.g. pass=0.8,confident_partial<=0.01 holds."),
+        ] = None,
+    ) -> None:
+        """The scorecard with intervals, breakdowns, tokens and cost of a run."""
+        from opsbench.report import build_report
+        from opsbench.store import Store
+
+        with user_errors():
+            with Store(store, create=False) as db:
+                built = build_report(db, run, full=html is not None)
+            finish_report(built, as_json=as_json, html=html, junit=junit, fail_under=fail_under)
+
+    @app.command("compare")
+    def compare(
+        run_a: Annotated[str, typer.Argument(help="The earlier run.")],
+        run_b: Annotated[str, typer.Argument(help="The later run.")],
+        store: StoreOption = DEFAULT_STORE_PATH,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Metric deltas with intervals, and the tasks that flipped pass↔fail."""
+        from rich.console import Console
+
+        from opsbench import render_terminal
+        from opsbench.compare import compare as compare_runs
+        from opsbench.report import build_report
+        from opsbench.store import Store
+
+        with user_errors():
+            with Store(store, create=False) as db:
+                result = compare_runs(build_report(db, run_a), build_report(db, run_b))
+            if as_json:
+                typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+            else:
+                render_terminal.comparison(result, Console())
+
+    @app.command("show")
+    def show(
+        episode: Annotated[str, typer.Argument(help="Episode id (ep-…; a prefix is enough).")],
+        store: StoreOption = DEFAULT_STORE_PATH,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """One episode: transcript, tool calls, ledger, state diff and the scorer's reasons."""
+        from rich.console import Console
+
+        from opsbench import render_terminal
+        from opsbench.store import Store
+
+        with user_errors():
+            with Store(store, create=False) as db:
+                record = db.episode(episode)
+            if as_json:
+                typer.echo(json.dumps(record.to_dict(), indent=2, ensure_ascii=False))
+            else:
+                render_terminal.episode(record, Console())
+
+    @app.command("export")
+    def export(
+        run: Annotated[str, typer.Argument(help="Run id.")],
+        jsonl: Annotated[
+            bool, typer.Option("--jsonl", help="One JSON object per episode (the only format).")
+        ] = False,
+        output: Annotated[
+            Path | None, typer.Option("--output", "-o", help="File (default: stdout).")
+        ] = None,
+        store: StoreOption = DEFAULT_STORE_PATH,
+    ) -> None:
+        """Every episode of a run, with the run's metadata, for other tools."""
+        from opsbench.export import export_jsonl
+        from opsbench.store import Store
+
+        with user_errors():
+            if not jsonl:
+                typer.echo("error: choose a format: --jsonl", err=True)
+                raise typer.Exit(2)
+            with Store(store, create=False) as db:
+                if output is None:
+                    count = export_jsonl(db, run, sys.stdout)
+                else:
+                    with output.open("w", encoding="utf-8") as out:
+                        count = export_jsonl(db, run, out)
+            if output is not None:
+                typer.echo(f"{count} episodes written to {output}", err=True)
+
+    @app.command("runs")
+    def runs(store: StoreOption = DEFAULT_STORE_PATH) -> None:
+        """The runs in the store, oldest first."""
+        from opsbench.store import Store
+
+        with user_errors(), Store(store, create=False) as db:
+            for run_id in db.run_ids():
+                record = db.run(run_id)
+                count = len(db.episodes(run_id))
+                models = ", ".join(record.config.get("models", []))
+                typer.echo(f"{run_id}  {record.created_at}  {count} episodes  {models}")

@@ -1,0 +1,218 @@
+"""``opsbench run``: models × tasks × trials into the results store, then the scorecard."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from opsbench.commands._common import DEFAULT_STORE_PATH, StoreOption, finish_report, user_errors
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    """``-M name=value`` pairs; values are read as YAML scalars (numbers, booleans, strings)."""
+    import yaml
+
+    from opsbench.errors import SelectionError
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise SelectionError(f"-M expects name=value, e.g. -M temperature=0; got {pair!r}")
+        out[name.strip()] = yaml.safe_load(value) if value.strip() else ""
+    return out
+
+
+def _split(values: list[str]) -> tuple[str, ...]:
+    """Repeatable options that also accept comma-separated lists."""
+    return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
+
+
+class ProgressDisplay:
+    """A rich progress bar per model: episodes done/total, pass rate, errors, tokens, cost."""
+
+    def __init__(self, quiet: bool, log_dir: Path) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        self.quiet = quiet
+        self.log_dir = log_dir
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[stats]}"),
+            TimeRemainingColumn(),
+            disable=quiet,
+        )
+        self.tasks: dict[str, Any] = {}
+        self.stats: dict[str, dict[str, Any]] = {}
+        self.handler: logging.Handler | None = None
+
+    def started(self, run_id: str, todo: dict[str, int], done: dict[str, int]) -> None:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.handler = logging.FileHandler(self.log_dir / f"{run_id}.log", encoding="utf-8")
+        self.handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger = logging.getLogger("opsbench")
+        logger.addHandler(self.handler)
+        logger.setLevel(logging.INFO)
+        if not self.quiet:
+            typer.echo(f"run {run_id}: {sum(todo.values())} episodes to run", err=True)
+        self.progress.start()
+        for model, count in todo.items():
+            self.stats[model] = {"passed": 0, "scored": 0, "errors": 0, "tokens": 0, "cost": 0.0}
+            self.tasks[model] = self.progress.add_task(
+                model, total=count + done[model], completed=done[model], stats=""
+            )
+
+    def episode(self, done: Any) -> None:
+        s = self.stats[done.model]
+        if done.status == "scored":
+            s["scored"] += 1
+            s["passed"] += int(bool(done.passed))
+        else:
+            s["errors"] += 1
+        s["tokens"] += done.tokens
+        s["cost"] = (
+            None if s["cost"] is None or done.cost_usd is None else s["cost"] + done.cost_usd
+        )
+        rate = f"{s['passed'] / s['scored']:.0%}" if s["scored"] else "–"
+        cost = "cost unknown" if s["cost"] is None else f"${s['cost']:.4f}"
+        stats = f"pass {rate}  errors {s['errors']}  tokens {s['tokens']}  {cost}"
+        self.progress.update(self.tasks[done.model], advance=1, stats=stats)
+
+    def stop(self) -> None:
+        self.progress.stop()
+        if self.handler is not None:
+            logging.getLogger("opsbench").removeHandler(self.handler)
+            self.handler.close()
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run(
+        model: Annotated[
+            list[str],
+            typer.Option(
+                "--model",
+                "-m",
+                help="Model string, repeatable: openai/…, anthropic/…, litellm/…, "
+                "reference/<flaw>, python:pkg.mod:factory. Default: every reference assistant.",
+            ),
+        ] = [],  # noqa: B006 -- typer reads the default, never mutates it
+        task_set: Annotated[
+            list[str],
+            typer.Option(
+                "--set",
+                help="Task set, repeatable: public, a directory (labelled heldout), or LABEL=DIR.",
+            ),
+        ] = [],  # noqa: B006
+        business: Annotated[
+            list[str], typer.Option("--business", "-b", help="Only these businesses.")
+        ] = [],  # noqa: B006
+        task: Annotated[
+            list[str], typer.Option("--task", "-t", help="Only tasks whose id matches this glob.")
+        ] = [],  # noqa: B006
+        tags: Annotated[
+            list[str], typer.Option("--tags", help="Only tasks with any of these tags.")
+        ] = [],  # noqa: B006
+        limit: Annotated[int | None, typer.Option(help="At most this many tasks.")] = None,
+        trials: Annotated[int, typer.Option("--trials", "-k", help="Trials per task.")] = 1,
+        caller: Annotated[str, typer.Option(help="scripted, or llm:<model string>.")] = "scripted",
+        judge: Annotated[
+            str | None, typer.Option(help="Model string of an LLM claim judge.")
+        ] = None,
+        seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+        concurrency: Annotated[int, typer.Option(help="Episodes in flight per model.")] = 4,
+        rpm: Annotated[int | None, typer.Option(help="Requests per minute, per model.")] = None,
+        tpm: Annotated[int | None, typer.Option(help="Tokens per minute, per model.")] = None,
+        model_option: Annotated[
+            list[str], typer.Option("--model-option", "-M", help="name=value, repeatable.")
+        ] = [],  # noqa: B006
+        base_url: Annotated[
+            str | None,
+            typer.Option(
+                help="OpenAI-compatible server for the models.", envvar="OPSBENCH_BASE_URL"
+            ),
+        ] = None,
+        resume: Annotated[
+            str | None,
+            typer.Option(help="Finish run RUN: only missing and infrastructure-error episodes."),
+        ] = None,
+        run_id: Annotated[str | None, typer.Option(help="Id for the new run.", hidden=True)] = None,
+        store: StoreOption = DEFAULT_STORE_PATH,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+        html: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
+        junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here.")] = None,
+        fail_under: Annotated[
+            str | None,
+            typer.Option(help="Exit 1 unless e.g. pass=0.8,confident_partial<=0.01 holds."),
+        ] = None,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+    ) -> None:
+        """Run models × tasks × trials; with no arguments, the offline reference run."""
+        from opsbench import gate
+        from opsbench.report import build_report
+        from opsbench.runner import DEFAULT_MODELS, RunConfig, run_evaluation
+        from opsbench.store import Store
+
+        with user_errors():
+            if fail_under:
+                gate.parse_thresholds(fail_under)  # a typo fails now, not after the run
+            options = _options(model_option)
+            config = RunConfig(
+                models=_split(model) or DEFAULT_MODELS,
+                sets=tuple(task_set) or ("public",),
+                businesses=_split(business),
+                tasks=tuple(task),
+                tags=_split(tags),
+                limit=limit,
+                trials=trials,
+                caller=caller,
+                judge=judge,
+                seed=seed,
+                concurrency=concurrency,
+                rpm=rpm,
+                tpm=tpm,
+                options=options,
+                base_url=base_url,
+            )
+            overrides: dict[str, Any] = {}
+            if resume is not None:
+                overrides = {"concurrency": concurrency, "rpm": rpm, "tpm": tpm}
+                if options:
+                    overrides["options"] = options
+                if base_url:
+                    overrides["base_url"] = base_url
+            display = ProgressDisplay(quiet or as_json, store.parent / "logs")
+            with Store(store) as db:
+                try:
+                    outcome = run_evaluation(
+                        config, db, display, resume=resume, run_id=run_id, **overrides
+                    )
+                finally:
+                    display.stop()
+                if not quiet and not as_json and outcome.skipped:
+                    typer.echo(f"{outcome.skipped} episodes already done, {outcome.ran} run")
+                report = build_report(db, outcome.run_id)
+            finish_report(
+                report,
+                as_json=as_json,
+                html=html,
+                junit=junit,
+                fail_under=fail_under,
+                scorecard_only=True,
+            )
+            if not as_json:
+                typer.echo(
+                    f"stored in {store} as run {outcome.run_id}; "
+                    f"`opsbench report {outcome.run_id}` for breakdowns, --html for a browser"
+                )

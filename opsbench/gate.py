@@ -1,0 +1,125 @@
+"""CI gating: ``--fail-under pass=0.8,confident_partial<=0.01`` and JUnit XML.
+
+A threshold ``name=value`` means "at least this good": ``>=`` for metrics where higher is
+better (pass, completion, ...), ``<=`` for those where lower is better (collateral,
+confident_partial, ...). An explicit operator (``>=``, ``<=``, ``>``, ``<``) says it outright.
+Every model of the run must meet every threshold; a model with no scored episode fails.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from opsbench.errors import SelectionError
+from opsbench.metrics import METRICS
+from opsbench.report import Report
+
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+}
+_THRESHOLD = re.compile(r"^\s*([a-z_]+(?:\^\d+)?)\s*(>=|<=|>|<|=)\s*([0-9.]+)\s*$")
+
+
+@dataclass(frozen=True)
+class Threshold:
+    metric: str
+    op: str
+    value: float
+
+    def __str__(self) -> str:
+        return f"{self.metric}{self.op}{self.value:g}"
+
+
+@dataclass(frozen=True)
+class GateFailure:
+    model: str
+    threshold: Threshold
+    found: float | None
+
+    def __str__(self) -> str:
+        found = "no scored episodes" if self.found is None else f"{self.found:.4f}"
+        return f"{self.model}: {self.threshold.metric} is {found}, required {self.threshold}"
+
+
+def parse_thresholds(text: str) -> list[Threshold]:
+    """Parse ``pass=0.8,confident_partial<=0.01``; unknown metrics are an error."""
+    thresholds = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        match = _THRESHOLD.match(part)
+        if not match:
+            raise SelectionError(
+                f"--fail-under: cannot read {part!r}; expected metric=value or metric<=value, "
+                "e.g. pass=0.8,confident_partial<=0.01"
+            )
+        name, op, value = match.groups()
+        base = "pass" if name.startswith("pass^") else name
+        if base not in METRICS:
+            raise SelectionError(
+                f"--fail-under: unknown metric {name!r}; known: {', '.join(METRICS)}, pass^k"
+            )
+        if op == "=":
+            op = ">=" if METRICS[base] else "<="
+        thresholds.append(Threshold(name, op, float(value)))
+    return thresholds
+
+
+def check(report: Report, thresholds: list[Threshold]) -> list[GateFailure]:
+    """Every (model, threshold) the run does not meet."""
+    failures = []
+    for model in report.models:
+        for threshold in thresholds:
+            value = model.metrics.rate(threshold.metric).value
+            if value is None or not _OPS[threshold.op](value, threshold.value):
+                failures.append(GateFailure(model.model, threshold, value))
+    return failures
+
+
+def write_junit(report: Report, path: str | Path) -> None:
+    """JUnit XML: one test suite per model, one test case per task (all its trials)."""
+    root = ET.Element("testsuites", name=f"opsbench {report.run.id}")
+    for model in report.models:
+        by_task: dict[tuple[str, str], list] = {}
+        for episode in report.episodes:
+            if episode.model == model.model:
+                by_task.setdefault((episode.task_set, episode.task_id), []).append(episode)
+        suite = ET.SubElement(root, "testsuite", name=model.model, tests=str(len(by_task)))
+        counts = {"failures": 0, "errors": 0, "skipped": 0}
+        for (task_set, task_id), episodes in sorted(by_task.items()):
+            case = ET.SubElement(
+                suite, "testcase", classname=model.model, name=f"{task_set}:{task_id}"
+            )
+            seconds = sum(e.timings.get("total_s", 0.0) for e in episodes)
+            case.set("time", f"{seconds:.3f}")
+            scored = [e for e in episodes if e.status == "scored" and e.score is not None]
+            failed = [e for e in scored if not e.score.get("passed")]  # type: ignore[union-attr]
+            if failed:
+                counts["failures"] += 1
+                reasons = sorted({r for e in failed for r in e.score.get("reasons", [])})  # type: ignore[union-attr]
+                node = ET.SubElement(
+                    case,
+                    "failure",
+                    message=f"{len(failed)} of {len(scored)} trials failed",
+                    type="opsbench.failed",
+                )
+                node.text = "\n".join(reasons + [f"episode {e.id}" for e in failed])
+            elif not scored:
+                errors = [e for e in episodes if e.status == "infrastructure_error"]
+                if errors:
+                    counts["errors"] += 1
+                    node = ET.SubElement(
+                        case, "error", message=errors[0].error or "", type="infrastructure_error"
+                    )
+                else:
+                    counts["skipped"] += 1
+                    ET.SubElement(case, "skipped", message="caller error: not scored")
+        for name, value in counts.items():
+            suite.set(name, str(value))
+    ET.ElementTree(root).write(Path(path), encoding="utf-8", xml_declaration=True)

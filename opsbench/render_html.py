@@ -1,0 +1,1 @@
+"""Placeholder: the HTML report is written next."""

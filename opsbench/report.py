@@ -1,0 +1,109 @@
+"""A run's report as data: per-model metrics and breakdowns, ready for any renderer.
+
+Computing lives here; rendering lives in :mod:`opsbench.render_terminal` and
+:mod:`opsbench.render_html`; ``--json`` is :meth:`Report.to_dict`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from opsbench import metrics
+from opsbench.metrics import INTERVAL_NOTE, Metrics
+from opsbench.store import EpisodeRecord, RunRecord, Store
+
+
+@dataclass(frozen=True)
+class ModelReport:
+    """One model's numbers in one run."""
+
+    model: str
+    metrics: Metrics
+    breakdowns: dict[str, dict[str, Metrics]]
+
+    @property
+    def heldout_gap(self) -> float | None:
+        """Public minus held-out pass rate, when the run covered both."""
+        sets = self.breakdowns.get("task_set", {})
+        public = sets.get("public")
+        others = [m for name, m in sets.items() if name != "public"]
+        if public is None or len(others) != 1:
+            return None
+        a, b = public.rates["pass"].value, others[0].rates["pass"].value
+        return None if a is None or b is None else a - b
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "metrics": self.metrics.to_dict(),
+            "breakdowns": {
+                dim: {group: m.to_dict() for group, m in groups.items()}
+                for dim, groups in self.breakdowns.items()
+            },
+            "heldout_gap": self.heldout_gap,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a report shows about one run."""
+
+    run: RunRecord
+    models: tuple[ModelReport, ...]
+    episodes: tuple[EpisodeRecord, ...]
+    failed_attempts: tuple[dict[str, Any], ...] = ()
+    note: str = INTERVAL_NOTE
+
+    @property
+    def planned(self) -> int:
+        return (
+            len(self.run.config.get("models", []))
+            * len(self.run.tasks)
+            * int(self.run.config.get("trials", 1))
+        )
+
+    def model(self, name: str) -> ModelReport:
+        for report in self.models:
+            if report.model == name:
+                return report
+        raise KeyError(name)
+
+    def to_dict(self, *, episodes: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "run": self.run.to_dict(),
+            "note": self.note,
+            "planned_episodes": self.planned,
+            "stored_episodes": len(self.episodes),
+            "models": [m.to_dict() for m in self.models],
+            "episodes": [
+                {
+                    "id": e.id,
+                    "model": e.model,
+                    "task_set": e.task_set,
+                    "task_id": e.task_id,
+                    "trial": e.trial,
+                    "status": e.status,
+                    "passed": None if e.score is None else e.score.get("passed"),
+                    "error": e.error,
+                }
+                for e in self.episodes
+            ],
+            "failed_attempts": list(self.failed_attempts),
+        }
+        if episodes:
+            out["episode_details"] = [e.to_dict() for e in self.episodes]
+        return out
+
+
+def build_report(store: Store, run_id: str | None = None, *, full: bool = False) -> Report:
+    """The report of run ``run_id`` (default: the latest); ``full`` loads transcripts too."""
+    run = store.run(run_id)
+    episodes = store.episodes(run.id, full=full)
+    grouped = metrics.by_model(episodes)
+    order = [m for m in run.config.get("models", []) if m in grouped]
+    order += [m for m in grouped if m not in order]
+    models = tuple(
+        ModelReport(m, metrics.compute(grouped[m]), metrics.breakdowns(grouped[m])) for m in order
+    )
+    return Report(run, models, tuple(episodes), tuple(store.failed_attempts(run.id)))

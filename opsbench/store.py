@@ -1,0 +1,525 @@
+"""The results store: one SQLite file holding runs, their tasks and their episodes.
+
+Durability is the point. The database is in WAL mode and every finished episode is written in
+its own transaction, so a crash, a Ctrl-C or a SIGKILL loses at most the episodes that were
+still running; ``--resume`` finishes the rest. ``(run, model, task set, task, trial)`` is unique,
+so a resumed run can never hold an episode twice.
+
+Deterministic parts of an episode (result, score, diff, usage) are stored as canonical JSON;
+wall-clock facts (timings, finish time) live in their own columns, so the same seed gives the same
+bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from opsbench.errors import RunNotFoundError, StoreError, StoreLockedError, StoreVersionError
+from sandbox.canonical import canonical_json
+
+DEFAULT_STORE = Path("opsbench-results") / "opsbench.db"
+SCHEMA_VERSION = 1
+# How long a writer waits for another process's transaction before giving up.
+BUSY_TIMEOUT_S = 10.0
+
+Status = Literal["scored", "infrastructure_error", "caller_error"]
+STATUSES: tuple[str, ...] = ("scored", "infrastructure_error", "caller_error")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    opsbench_version TEXT NOT NULL,
+    git_commit TEXT,
+    seed INTEGER NOT NULL,
+    caller TEXT NOT NULL,
+    judge TEXT,
+    task_set_hash TEXT NOT NULL,
+    config TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS run_tasks (
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    task_set TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    task_version TEXT NOT NULL,
+    business TEXT NOT NULL,
+    coverage TEXT NOT NULL,
+    tactics TEXT NOT NULL,
+    title TEXT NOT NULL,
+    requires_action INTEGER NOT NULL,
+    PRIMARY KEY (run_id, task_set, task_id)
+);
+CREATE TABLE IF NOT EXISTS episodes (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    model TEXT NOT NULL,
+    task_set TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    trial INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('scored', 'infrastructure_error', 'caller_error')),
+    task_version TEXT NOT NULL,
+    error TEXT,
+    score TEXT,
+    result TEXT NOT NULL,
+    diff TEXT NOT NULL,
+    usage TEXT NOT NULL,
+    cost_usd REAL,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    timings TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    UNIQUE (run_id, model, task_set, task_id, trial)
+);
+CREATE INDEX IF NOT EXISTS episodes_by_run ON episodes (run_id, model);
+CREATE TABLE IF NOT EXISTS failed_attempts (
+    episode_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    finished_at TEXT NOT NULL
+);
+"""
+
+
+def episode_id(run_id: str, model: str, task_set: str, task_id: str, trial: int) -> str:
+    """A stable, short id for one episode of a run (the same after ``--resume``)."""
+    key = "\x1f".join((run_id, model, task_set, task_id, str(trial)))
+    return "ep-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """A task as it was when the run started."""
+
+    task_set: str
+    task_id: str
+    task_version: str
+    business: str
+    coverage: str
+    tactics: tuple[str, ...]
+    title: str
+    requires_action: bool
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A run's metadata: enough to know what was measured and to resume it."""
+
+    id: str
+    created_at: str
+    opsbench_version: str
+    git_commit: str | None
+    seed: int
+    caller: str
+    judge: str | None
+    task_set_hash: str
+    config: dict[str, Any]
+    tasks: tuple[RunTask, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "created_at": self.created_at,
+            "opsbench_version": self.opsbench_version,
+            "git_commit": self.git_commit,
+            "seed": self.seed,
+            "caller": self.caller,
+            "judge": self.judge,
+            "task_set_hash": self.task_set_hash,
+            "config": self.config,
+            "task_versions": {f"{t.task_set}:{t.task_id}": t.task_version for t in self.tasks},
+        }
+
+
+@dataclass(frozen=True)
+class EpisodeRecord:
+    """One finished episode as stored. ``result`` and ``diff`` are loaded only when asked for."""
+
+    id: str
+    run_id: str
+    model: str
+    task_set: str
+    task_id: str
+    trial: int
+    seed: int
+    status: str
+    task_version: str
+    error: str | None
+    score: dict[str, Any] | None
+    usage: dict[str, Any]
+    cost_usd: float | None
+    attempts: int
+    timings: dict[str, float]
+    finished_at: str
+    task: RunTask | None = None
+    result: dict[str, Any] | None = field(default=None, repr=False)
+    diff: list[dict[str, Any]] | None = field(default=None, repr=False)
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        return (self.model, self.task_set, self.task_id, self.trial)
+
+    def to_dict(self, *, full: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "run_id": self.run_id,
+            "model": self.model,
+            "task_set": self.task_set,
+            "task_id": self.task_id,
+            "trial": self.trial,
+            "seed": self.seed,
+            "status": self.status,
+            "task_version": self.task_version,
+            "error": self.error,
+            "score": self.score,
+            "usage": self.usage,
+            "cost_usd": self.cost_usd,
+            "attempts": self.attempts,
+            "timings": self.timings,
+            "finished_at": self.finished_at,
+        }
+        if self.task is not None:
+            out["business"] = self.task.business
+            out["coverage"] = self.task.coverage
+            out["tactics"] = list(self.task.tactics)
+            out["title"] = self.task.title
+        if full:
+            out["result"] = self.result
+            out["diff"] = self.diff
+        return out
+
+
+@dataclass(frozen=True)
+class NewEpisode:
+    """What the runner hands the store for one finished episode."""
+
+    model: str
+    task_set: str
+    task_id: str
+    trial: int
+    seed: int
+    status: Status
+    task_version: str
+    error: str | None
+    score: dict[str, Any] | None
+    result: dict[str, Any]
+    diff: list[dict[str, Any]]
+    usage: dict[str, Any]
+    cost_usd: float | None
+    timings: dict[str, float]
+    finished_at: str
+
+
+class Store:
+    """A results store on disk. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, path: str | Path = DEFAULT_STORE, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            if not create:
+                raise StoreError(
+                    f"no results store at {self.path}: run `opsbench run` first, or pass --store"
+                )
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL is durable against a killed process in WAL mode (only power loss can drop
+            # the last commits), and avoids an fsync per episode.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            with self._write():
+                # One statement at a time: executescript would commit our transaction early.
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                row = self._db.execute(
+                    "SELECT value FROM meta WHERE key = 'schema_version'"
+                ).fetchone()
+                if row is None:
+                    self._db.execute(
+                        "INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                    )
+                elif int(row[0]) > SCHEMA_VERSION:
+                    raise StoreVersionError(
+                        f"{self.path} was written by a newer OpsBench (store schema {row[0]}, "
+                        f"this version reads up to {SCHEMA_VERSION}): upgrade opsbench, or use "
+                        "another --store"
+                    )
+        except sqlite3.OperationalError as exc:
+            raise self._translate(exc) from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not an OpsBench results store: {exc}") from None
+
+    def _translate(self, exc: sqlite3.OperationalError) -> StoreError:
+        if "locked" in str(exc) or "busy" in str(exc):
+            return StoreLockedError(
+                f"results store {self.path} is locked by another process (waited "
+                f"{BUSY_TIMEOUT_S:.0f}s): wait for it to finish, or use another --store"
+            )
+        return StoreError(f"results store {self.path}: {exc}")
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One transaction; the write lock is taken up front so it cannot deadlock midway."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise self._translate(exc) from None
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        else:
+            self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- runs ---------------------------------------------------------------------------------
+
+    def create_run(self, run: RunRecord) -> None:
+        """Record a new run and its tasks in one transaction."""
+        with self._write():
+            self._db.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run.id,
+                    run.created_at,
+                    run.opsbench_version,
+                    run.git_commit,
+                    run.seed,
+                    run.caller,
+                    run.judge,
+                    run.task_set_hash,
+                    canonical_json(run.config),
+                ),
+            )
+            self._db.executemany(
+                "INSERT INTO run_tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        run.id,
+                        t.task_set,
+                        t.task_id,
+                        t.task_version,
+                        t.business,
+                        t.coverage,
+                        json.dumps(list(t.tactics)),
+                        t.title,
+                        int(t.requires_action),
+                    )
+                    for t in run.tasks
+                ],
+            )
+
+    def run_ids(self) -> list[str]:
+        """Every run, oldest first."""
+        return [r[0] for r in self._db.execute("SELECT id FROM runs ORDER BY created_at, rowid")]
+
+    def latest_run(self) -> str:
+        ids = self.run_ids()
+        if not ids:
+            raise RunNotFoundError(f"no runs in {self.path}: run `opsbench run` first")
+        return ids[-1]
+
+    def run(self, run_id: str | None = None) -> RunRecord:
+        """The run ``run_id`` (a unique prefix is enough), or the latest one."""
+        run_id = self.latest_run() if run_id is None else self._resolve_run(run_id)
+        row = self._db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        tasks = tuple(
+            RunTask(r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])), r[7], bool(r[8]))
+            for r in self._db.execute(
+                "SELECT * FROM run_tasks WHERE run_id = ? ORDER BY task_set, task_id", (run_id,)
+            )
+        )
+        return RunRecord(
+            id=row[0],
+            created_at=row[1],
+            opsbench_version=row[2],
+            git_commit=row[3],
+            seed=row[4],
+            caller=row[5],
+            judge=row[6],
+            task_set_hash=row[7],
+            config=json.loads(row[8]),
+            tasks=tasks,
+        )
+
+    def _resolve_run(self, run_id: str) -> str:
+        if self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone():
+            return run_id
+        found = [
+            r[0]
+            for r in self._db.execute(
+                "SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\'", (_like_prefix(run_id),)
+            )
+        ]
+        if len(found) == 1:
+            return found[0]
+        known = ", ".join(self.run_ids()[-5:]) or "none"
+        what = "matches several runs" if found else "is not a run"
+        raise RunNotFoundError(f"{run_id!r} {what} in {self.path} (latest: {known})")
+
+    # -- episodes -----------------------------------------------------------------------------
+
+    def record_episode(self, run_id: str, episode: NewEpisode) -> str:
+        """Write one finished episode in its own transaction; returns its id.
+
+        An episode that already exists is replaced only when the stored one is an
+        infrastructure error (that is what ``--resume`` re-runs); its error is kept in
+        ``failed_attempts``. A scored episode is never overwritten.
+        """
+        ep_id = episode_id(run_id, episode.model, episode.task_set, episode.task_id, episode.trial)
+        values = (
+            episode.status,
+            episode.task_version,
+            episode.error,
+            None if episode.score is None else canonical_json(episode.score),
+            canonical_json(episode.result),
+            canonical_json(episode.diff),
+            canonical_json(episode.usage),
+            episode.cost_usd,
+            canonical_json(episode.timings),
+            episode.finished_at,
+        )
+        with self._write():
+            old = self._db.execute(
+                "SELECT status, error, finished_at, attempts FROM episodes WHERE id = ?", (ep_id,)
+            ).fetchone()
+            if old is None:
+                self._db.execute(
+                    "INSERT INTO episodes (id, run_id, model, task_set, task_id, trial, seed, "
+                    "status, task_version, error, score, result, diff, usage, cost_usd, "
+                    "timings, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    "?, ?)",
+                    (
+                        ep_id,
+                        run_id,
+                        episode.model,
+                        episode.task_set,
+                        episode.task_id,
+                        episode.trial,
+                        episode.seed,
+                        *values,
+                    ),
+                )
+            elif old[0] == "infrastructure_error":
+                self._db.execute(
+                    "INSERT INTO failed_attempts VALUES (?, ?, ?, ?, ?)",
+                    (ep_id, run_id, old[0], old[1], old[2]),
+                )
+                self._db.execute(
+                    "UPDATE episodes SET status = ?, task_version = ?, error = ?, score = ?, "
+                    "result = ?, diff = ?, usage = ?, cost_usd = ?, timings = ?, "
+                    "finished_at = ?, attempts = ? WHERE id = ?",
+                    (*values, old[3] + 1, ep_id),
+                )
+            else:
+                raise StoreError(
+                    f"episode {ep_id} ({episode.model}, {episode.task_id}, trial "
+                    f"{episode.trial}) is already {old[0]} in run {run_id}; refusing to overwrite"
+                )
+        return ep_id
+
+    def done_keys(self, run_id: str) -> set[tuple[str, str, str, int]]:
+        """Keys of episodes that need no re-run: everything but infrastructure errors."""
+        return {
+            (r[0], r[1], r[2], r[3])
+            for r in self._db.execute(
+                "SELECT model, task_set, task_id, trial FROM episodes "
+                "WHERE run_id = ? AND status != 'infrastructure_error'",
+                (run_id,),
+            )
+        }
+
+    def episodes(
+        self, run_id: str, *, full: bool = False, model: str | None = None
+    ) -> list[EpisodeRecord]:
+        """A run's episodes in a stable order; ``full`` also loads result and diff."""
+        tasks = {(t.task_set, t.task_id): t for t in self.run(run_id).tasks}
+        columns = _COLUMNS + (", result, diff" if full else "")
+        query = f"SELECT {columns} FROM episodes WHERE run_id = ?"
+        params: list[Any] = [run_id]
+        if model is not None:
+            query += " AND model = ?"
+            params.append(model)
+        query += " ORDER BY model, task_set, task_id, trial"
+        return [_episode(row, tasks, full) for row in self._db.execute(query, params)]
+
+    def episode(self, ref: str) -> EpisodeRecord:
+        """One episode, fully loaded, by id (a unique prefix is enough)."""
+        rows = self._db.execute(
+            f"SELECT {_COLUMNS}, result, diff FROM episodes WHERE id LIKE ? ESCAPE '\\' LIMIT 2",
+            (_like_prefix(ref),),
+        ).fetchall()
+        if len(rows) != 1:
+            what = "matches several episodes" if rows else "is not an episode"
+            raise RunNotFoundError(
+                f"{ref!r} {what} in {self.path}; episode ids look like ep-1a2b3c4d5e6f "
+                "(see `opsbench report --json` or the HTML report)"
+            )
+        run = self.run(rows[0][1])
+        tasks = {(t.task_set, t.task_id): t for t in run.tasks}
+        return _episode(rows[0], tasks, True)
+
+    def failed_attempts(self, run_id: str) -> list[dict[str, Any]]:
+        """Infrastructure errors that a later ``--resume`` replaced."""
+        return [
+            {"episode_id": r[0], "status": r[1], "error": r[2], "finished_at": r[3]}
+            for r in self._db.execute(
+                "SELECT episode_id, status, error, finished_at FROM failed_attempts "
+                "WHERE run_id = ? ORDER BY rowid",
+                (run_id,),
+            )
+        ]
+
+
+_COLUMNS = (
+    "id, run_id, model, task_set, task_id, trial, seed, status, task_version, error, score, "
+    "usage, cost_usd, attempts, timings, finished_at"
+)
+
+
+def _like_prefix(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _episode(
+    row: Sequence[Any], tasks: dict[tuple[str, str], RunTask], full: bool
+) -> EpisodeRecord:
+    return EpisodeRecord(
+        id=row[0],
+        run_id=row[1],
+        model=row[2],
+        task_set=row[3],
+        task_id=row[4],
+        trial=row[5],
+        seed=row[6],
+        status=row[7],
+        task_version=row[8],
+        error=row[9],
+        score=None if row[10] is None else json.loads(row[10]),
+        usage=json.loads(row[11]),
+        cost_usd=row[12],
+        attempts=row[13],
+        timings=json.loads(row[14]),
+        finished_at=row[15],
+        task=tasks.get((row[3], row[4])),
+        result=json.loads(row[16]) if full else None,
+        diff=json.loads(row[17]) if full else None,
+    )
