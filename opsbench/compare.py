@@ -119,6 +119,10 @@ def compare(a: Report, b: Report) -> Comparison:
                 f"different {name}: {getattr(a.run, name)} vs {getattr(b.run, name)}; "
                 "differences may come from it, not from the model"
             )
+    identity_a = a.run.config.get("caller_identity")
+    identity_b = b.run.config.get("caller_identity")
+    if a.run.caller == b.run.caller and identity_a != identity_b:
+        warnings.append(f"different caller settings: {identity_a} vs {identity_b}")
     pairs = _pairs(a, b)
     if not pairs:
         warnings.append("no model appears in both runs")

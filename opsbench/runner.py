@@ -200,25 +200,17 @@ def resolve_assistant(
         raise SelectionError(str(exc)) from None
 
 
-def resolve_caller(caller: str, base_url: str | None = None) -> CallerFactory:
-    """The caller factory behind ``scripted`` or ``llm:<model>``."""
-    if caller == "scripted":
-        from callers.scripted import scripted_caller_factory
+def resolve_caller(
+    caller: str, base_url: str | None = None
+) -> tuple[CallerFactory, dict[str, Any]]:
+    """The caller factory behind ``scripted`` or ``llm:<model>``, and its identity to record."""
+    from callers.choice import choose_caller
 
-        return scripted_caller_factory
-    if caller.startswith("llm:"):
-        if importlib.util.find_spec("callers.llm") is None:
-            raise SelectionError(
-                f"caller {caller!r} needs the LLM callers (callers.llm), which this "
-                "installation lacks; use --caller scripted"
-            )
-        from callers import llm
-
-        try:
-            return llm.llm_caller_factory(caller.removeprefix("llm:"), base_url=base_url)
-        except AdapterError as exc:
-            raise SelectionError(str(exc)) from None
-    raise SelectionError(f"unknown caller {caller!r}: expected scripted or llm:<model string>")
+    try:
+        choice = choose_caller(caller, None, base_url)
+    except (ValueError, AdapterError) as exc:
+        raise SelectionError(f"--caller {caller}: {exc}") from None
+    return choice.factory, dict(choice.identity)
 
 
 def check_reachable(base_url: str | None, timeout_s: float = 3.0) -> None:
@@ -380,19 +372,21 @@ class Prepared:
     judge: AssistantFactory | None
 
 
-def _resolve(config: RunConfig) -> tuple[dict[str, AssistantFactory], CallerFactory, Any]:
+def _resolve(
+    config: RunConfig,
+) -> tuple[dict[str, AssistantFactory], CallerFactory, dict[str, Any], AssistantFactory | None]:
     check_reachable(config.base_url)
     assistants = {}
     for model in dict.fromkeys(config.models):
         assistants[model] = resolve_assistant(model, config.options, config.base_url)
-    caller = resolve_caller(config.caller, config.base_url)
+    caller, identity = resolve_caller(config.caller, config.base_url)
     judge = resolve_assistant(config.judge, {}, config.base_url) if config.judge else None
-    return assistants, caller, judge
+    return assistants, caller, identity, judge
 
 
 def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -> Prepared:
     """Check everything the config names, then record a new run in the store."""
-    assistants, caller, judge = _resolve(config)
+    assistants, caller, identity, judge = _resolve(config)
     tasks = select_tasks(config)
     run = RunRecord(
         id=run_id or new_run_id(),
@@ -403,7 +397,9 @@ def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -
         caller=config.caller,
         judge=config.judge,
         task_set_hash=task_set_hash(tasks),
-        config=config.to_dict(),
+        # The caller's identity (model, temperature, seed) is pinned so runs with different
+        # simulated callers are never compared silently.
+        config={**config.to_dict(), "caller_identity": identity},
         tasks=tuple(
             RunTask(
                 label,
@@ -435,7 +431,7 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
             f"--resume cannot change {', '.join(sorted(set(overrides) - allowed))}; start a new run"
         )
     config = replace(RunConfig.from_dict(run.config), **overrides)
-    assistants, caller, judge = _resolve(config)
+    assistants, caller, _, judge = _resolve(config)
     loaded: dict[tuple[str, str], Task] = {}
     for text in config.sets:
         task_set = parse_task_set(text)
