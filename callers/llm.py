@@ -36,8 +36,6 @@ from callers.templating import prompt_version
 from sandbox.episode import CallerTurn, CallerView
 from sandbox.task import Task
 
-# A persona benefits from some variety, yet should stay on its goal; used unless -C says otherwise.
-DEFAULT_TEMPERATURE = 0.7
 EMPTY_RETRIES = 2
 
 # The marker, tolerating the spacing and case models produce ("### END ###", "###end###").
@@ -240,11 +238,12 @@ def llm_caller_factory(
     """Callers played by ``model``: a model string (``anthropic/claude-haiku-4-5``, as in
     ``--caller llm:<model>``) or an :data:`AssistantFactory` (then ``name`` labels it).
 
-    ``options`` go to the model like ``-M`` options; ``temperature`` defaults to
-    :data:`DEFAULT_TEMPERATURE`. Raises :class:`adapters.errors.AdapterError` for a bad model
+    ``options`` go to the model like ``-M`` options. No temperature or seed is added: some
+    providers refuse sampling parameters, so they are sent only when given, and recorded in the
+    identity either way (``None``: the provider's default). Raises :class:`adapters.errors.AdapterError` for a bad model
     string, option or missing key, before any call.
     """
-    chosen = {"temperature": DEFAULT_TEMPERATURE, **dict(options or {})}
+    chosen = dict(options or {})
     if isinstance(model, str):
         from adapters.registry import make_factory
 
