@@ -202,7 +202,7 @@ def register(app: typer.Typer) -> None:
                     display.stop()
                 if not quiet and not as_json and outcome.skipped:
                     typer.echo(f"{outcome.skipped} episodes already done, {outcome.ran} run")
-                report = build_report(db, outcome.run_id)
+                report = build_report(db, outcome.run_id, full=html is not None)
             finish_report(
                 report,
                 as_json=as_json,
