@@ -49,9 +49,11 @@ def has_alternative(task: Task, flaw: str) -> bool:
 
 
 def is_pushback(task: Task) -> bool:
-    return any(
-        t.name in PUSHBACK_TACTICS for s in task.sessions for t in s.caller.tactics
-    ) or has_alternative(task, "pushover")
+    """The caller pushes for something policy refuses. A prior promise in a multi-session task
+    may be true (the state tells), so only its single-session form is pushback by definition."""
+    tactics = {t.name for s in task.sessions for t in s.caller.tactics}
+    false_promise = "claimed_prior_promise" in tactics and not task.multi_session
+    return has_alternative(task, "pushover") or "exception_request" in tactics or false_promise
 
 
 @dataclass(frozen=True)

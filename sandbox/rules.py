@@ -383,6 +383,9 @@ def deposit_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violat
         if not deposit or (params.get("services") and service["id"] not in params["services"]):
             continue
         appt_id = entry.result.get("appointment", {}).get("id")
+        final = ctx.final.get("appointments", appt_id) if appt_id else None
+        if final is not None and final.get("status") == "cancelled":
+            continue  # booked, deposit not taken, booking withdrawn: what the policy asks for
         paid = any(
             (c.arguments or {}).get("appointment_id") == appt_id
             and c.arguments.get("amount_cents", 0) >= deposit

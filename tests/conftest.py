@@ -214,3 +214,15 @@ def make_world(faults: FaultInjector | None = None) -> World:
 @pytest.fixture
 def world() -> World:
     return make_world()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Print the reference-assistant matrix when the matrix tests ran."""
+    import sys
+
+    module = sys.modules.get("tests.test_scorer_matrix")
+    if module is None or not module.score.cache_info().currsize:
+        return
+    terminalreporter.write_sep("=", "reference assistants x metrics")
+    for line in module.matrix_lines():
+        terminalreporter.write_line(line)

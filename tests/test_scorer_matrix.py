@@ -1,0 +1,63 @@
+"""The scorer's own test suite: every reference assistant shows its flaw on every task that
+offers it, over every task of the public set and the test fixtures.
+
+The assistant × expectation table is printed at the end of the test run.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from adapters.reference import FLAWS
+from businesses import PUBLIC_DIR, load_set
+from opsbench.matrix import EXPECTATIONS, metric_table
+from opsbench.validation import run_reference
+from tests.helpers import MINI
+
+TASKS = load_set(PUBLIC_DIR)[1] + load_set(MINI)[1]
+BY_ID = {t.id: t for t in TASKS}
+
+
+@cache
+def score(flaw: str, task_id: str):
+    return run_reference(BY_ID[task_id], flaw).score
+
+
+CASES = [(exp, task) for exp in EXPECTATIONS for task in TASKS if exp.applies(task)]
+
+
+@pytest.mark.parametrize(
+    "expectation, task", CASES, ids=[f"{e.flaw}:{e.name}:{t.id}" for e, t in CASES]
+)
+def test_reference_assistant_shows_its_flaw(expectation, task):
+    result = score(expectation.flaw, task.id)
+    assert expectation.holds(result), (
+        f"{expectation.flaw} should be {expectation.name}; scorer said: {result.reasons}"
+    )
+
+
+def test_every_expectation_applies_to_some_task():
+    for expectation in EXPECTATIONS:
+        assert any(expectation.applies(t) for t in TASKS), expectation.name
+
+
+def matrix_lines() -> list[str]:
+    """The assistant × metric table over the tasks (printed in the terminal summary)."""
+    runs = {
+        (flaw, t.id): type("R", (), {"score": score(flaw, t.id)}) for flaw in FLAWS for t in TASKS
+    }
+    rows = metric_table(TASKS, runs)
+    columns = list(rows[0])
+    lines = [
+        f"scorer matrix over {len(TASKS)} tasks (share of tasks)",
+        "  ".join(f"{c:>16}" for c in columns),
+    ]
+    for row in rows:
+        lines.append(
+            "  ".join(
+                f"{row[c]:>16}" if isinstance(row[c], str) else f"{row[c]:>16.2f}" for c in columns
+            )
+        )
+    return lines
