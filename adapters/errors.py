@@ -1,10 +1,13 @@
 """Errors raised by adapters.
 
     AdapterError                 the harness's own: a bad model string, a missing SDK or key
+    ├── UnsupportedOptionError   a model option the chosen adapter or model does not take
+    ├── MissingDependencyError   the adapter's SDK is not installed (names the install command)
     └── ProviderError            the provider could not answer after retries (infrastructure)
 
 An episode that ends in :class:`ProviderError` is an infrastructure error: recorded, excluded
-from scores, and re-run by ``--resume``. It is never the model's fault.
+from scores, and re-run by ``--resume``. It is never the model's fault. Every other
+:class:`AdapterError` is raised while the assistant is being set up, before any episode runs.
 """
 
 from __future__ import annotations
@@ -14,8 +17,24 @@ class AdapterError(Exception):
     """A problem in how an adapter was asked for or set up."""
 
 
+class UnsupportedOptionError(AdapterError):
+    """A model option (``-M name=value``) that the adapter or the model does not accept."""
+
+    def __init__(self, message: str, *, option: str) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+class MissingDependencyError(AdapterError):
+    """The SDK an adapter needs is not importable; the message names the install command."""
+
+
 class ProviderError(AdapterError):
-    """The provider failed after every retry (or with a non-retryable server-side fault)."""
+    """The provider failed after every retry (or with a non-retryable server-side fault).
+
+    ``status`` is the last HTTP status (``None`` for a connection error or a timeout) and
+    ``attempts`` how many requests were made in all.
+    """
 
     def __init__(self, message: str, *, status: int | None = None, attempts: int = 1) -> None:
         super().__init__(message)

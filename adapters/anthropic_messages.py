@@ -1,0 +1,169 @@
+"""``anthropic/<model>``: Claude through the official ``anthropic`` SDK (Messages API).
+
+Wire details (system parameter, tool_result ordering, ``is_error``, thinking round-trip, prompt
+caching) live in :mod:`adapters.messages_api`. Prompt caching of the stable prefix (tools +
+system) is on by default; ``-M cache=false`` turns it off.
+
+The SDK (2.x) speaks API version 2026-10-21, which has no sampling parameters: ``temperature``,
+``top_p`` and ``top_k`` are refused here with that reason rather than sent to fail with a 400.
+Extended thinking is ``-M thinking=<budget tokens>`` (or ``adaptive``); effort is ``-M effort=``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from adapters.clients import PerLoop
+from adapters.credentials import api_key
+from adapters.errors import ProviderError, UnsupportedOptionError
+from adapters.messages_api import SAMPLING_PARAMETERS, parse_message, request_params
+from adapters.options import COMMON_OPTIONS, Option, check_options
+from adapters.protocol import AssistantFactory, EpisodeContext
+from adapters.retry import RetryPolicy, call_with_retries, failure_from_sdk_error
+from adapters.sdk import import_sdk
+from adapters.types import AssistantTurn, TurnRequest
+from adapters.usage import messages_usage
+
+DEFAULT_TIMEOUT = 300.0
+DEFAULT_MAX_TOKENS = 4096
+SAMPLING_REFUSAL = (
+    "the anthropic SDK 2.x speaks API version 2026-10-21, which rejects sampling parameters "
+    "(temperature, top_p, top_k) with HTTP 400; leave it out"
+)
+
+OPTIONS: tuple[Option, ...] = (
+    *COMMON_OPTIONS,
+    Option("max_tokens", "int", "most tokens to generate per response (thinking included)"),
+    Option(
+        "thinking",
+        "int_or_str",
+        "extended thinking: a token budget (>= 1024), adaptive, or off",
+        choices=("adaptive", "off"),
+    ),
+    Option("effort", "str", "how much effort", choices=("low", "medium", "high", "xhigh", "max")),
+    Option("stop", "str_list", "stop sequences"),
+    Option("cache", "bool", "cache the stable prefix (tools + system); on by default"),
+)
+
+
+def make_factory(
+    model: str, options: Mapping[str, Any], base_url: str | None, retry: RetryPolicy
+) -> AssistantFactory:
+    """A factory of ``anthropic/<model>`` assistants; checks options and the key up front."""
+    target = f"anthropic/{model}"
+    refused = dict.fromkeys(SAMPLING_PARAMETERS, SAMPLING_REFUSAL)
+    checked = check_options(options, OPTIONS, target=target, refused=refused)
+    base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
+    if os.environ.get("ANTHROPIC_API_KEY") or not os.environ.get("ANTHROPIC_AUTH_TOKEN"):
+        credentials: dict[str, str] = {
+            "api_key": api_key("ANTHROPIC_API_KEY", base_url=base_url, target=target)
+        }
+    else:
+        credentials = {}  # the SDK reads ANTHROPIC_AUTH_TOKEN itself
+    timeout = checked.pop("timeout", DEFAULT_TIMEOUT)
+    if "max_attempts" in checked:
+        retry = replace(retry, max_attempts=checked.pop("max_attempts"))
+    cache = checked.pop("cache", True)
+    params = _params(checked, target)
+
+    anthropic = import_sdk("anthropic")
+    clients = PerLoop(
+        lambda: anthropic.AsyncAnthropic(
+            **credentials, base_url=base_url, max_retries=0, timeout=timeout
+        )
+    )
+
+    def make(context: EpisodeContext) -> AnthropicAssistant:
+        return AnthropicAssistant(model, clients, params, retry, cache=cache)
+
+    return make
+
+
+def _params(options: Mapping[str, Any], target: str) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    thinking = options.get("thinking")
+    budget = 0
+    if isinstance(thinking, int):
+        if thinking < 1024:
+            raise UnsupportedOptionError(
+                f"option 'thinking' for {target} expects a budget of at least 1024 tokens, "
+                f"adaptive, or off; got {thinking}",
+                option="thinking",
+            )
+        budget = thinking
+        params["thinking"] = {"type": "enabled", "budget_tokens": thinking}
+    elif thinking == "adaptive":
+        params["thinking"] = {"type": "adaptive"}
+    elif thinking == "off":
+        params["thinking"] = {"type": "disabled"}
+    # Thinking tokens count toward max_tokens, so the default leaves room for an answer.
+    params["max_tokens"] = options.get("max_tokens", DEFAULT_MAX_TOKENS + budget)
+    if budget and params["max_tokens"] <= budget:
+        raise UnsupportedOptionError(
+            f"option 'max_tokens' for {target} must exceed the thinking budget {budget}, "
+            f"got {params['max_tokens']}",
+            option="max_tokens",
+        )
+    if "effort" in options:
+        params["output_config"] = {"effort": options["effort"]}
+    if "stop" in options:
+        params["stop_sequences"] = options["stop"]
+    return params
+
+
+class AnthropicAssistant:
+    """An :class:`~adapters.protocol.Assistant` on the Messages API via ``AsyncAnthropic``."""
+
+    def __init__(
+        self,
+        model: str,
+        clients: PerLoop[Any],
+        params: Mapping[str, Any],
+        retry: RetryPolicy,
+        *,
+        cache: bool = True,
+    ) -> None:
+        self.model = model
+        self._clients = clients
+        self._params = dict(params)
+        self._retry = retry
+        self._cache = cache
+
+    def request_body(self, request: TurnRequest) -> dict[str, Any]:
+        """The keyword arguments of ``messages.create`` for ``request``."""
+        return {"model": self.model, **self._params, **request_params(request, cache=self._cache)}
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        """One Messages request, retried per :mod:`adapters.retry`."""
+        anthropic = import_sdk("anthropic")
+        client = await self._clients.get()
+        body = self.request_body(request)
+        label = f"anthropic/{self.model}"
+
+        async def call() -> Any:
+            raw = await client.messages.with_raw_response.create(**body)
+            try:
+                return await raw.json()
+            except ValueError as exc:
+                raise ProviderError(
+                    f"{label}: the response body is not JSON ({exc})", status=raw.status_code
+                ) from exc
+
+        data = await call_with_retries(
+            call,
+            describe=lambda exc: failure_from_sdk_error(exc, anthropic),
+            policy=self._retry,
+            label=label,
+        )
+        if not isinstance(data, Mapping):
+            raise ProviderError(
+                f"{label}: expected a message JSON object, got {json.dumps(data)[:200]}",
+                status=200,
+            )
+        text, calls, state = parse_message(data, turn=len(request.messages))
+        usage = messages_usage(data.get("usage"), self.model, data.get("model"))
+        return AssistantTurn(text=text, tool_calls=calls, usage=usage, provider_state=state)

@@ -1,0 +1,84 @@
+"""``openai/<model>`` on the Responses API (chosen in :mod:`adapters.openai_chat`).
+
+Stateless: ``store`` is false and, for reasoning models, ``include`` asks for
+``reasoning.encrypted_content`` so the reasoning items can be sent back next turn without
+OpenAI keeping the conversation. Wire shapes are in :mod:`adapters.responses_api`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from adapters.clients import PerLoop
+from adapters.errors import ProviderError
+from adapters.openai_models import is_reasoning_model
+from adapters.responses_api import parse_response, request_params
+from adapters.retry import RetryPolicy, call_with_retries, failure_from_sdk_error
+from adapters.sdk import import_sdk
+from adapters.types import AssistantTurn, TurnRequest
+from adapters.usage import responses_usage
+
+NOT_ON_RESPONSES = {
+    "seed": "the Responses API has no seed",
+    "stop": "the Responses API has no stop sequences",
+}
+
+
+class OpenAIResponsesAssistant:
+    """An :class:`~adapters.protocol.Assistant` on ``responses.create`` via ``AsyncOpenAI``."""
+
+    def __init__(
+        self, model: str, clients: PerLoop[Any], options: Mapping[str, Any], retry: RetryPolicy
+    ) -> None:
+        self.model = model
+        self._clients = clients
+        self._options = dict(options)
+        self._retry = retry
+        self._reasoning = is_reasoning_model(model)
+
+    def request_body(self, request: TurnRequest) -> dict[str, Any]:
+        """The keyword arguments of ``responses.create`` for ``request``."""
+        body: dict[str, Any] = {"model": self.model, **request_params(request), "store": False}
+        if self._reasoning:
+            body["include"] = ["reasoning.encrypted_content"]
+        for name, value in self._options.items():
+            if name == "max_tokens":
+                body["max_output_tokens"] = value
+            elif name == "reasoning_effort":
+                body["reasoning"] = {"effort": value}
+            else:
+                body[name] = value
+        return body
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        """One Responses request, retried per :mod:`adapters.retry`."""
+        openai = import_sdk("openai")
+        client = await self._clients.get()
+        body = self.request_body(request)
+        label = f"openai/{self.model}"
+
+        async def call() -> Any:
+            raw = await client.responses.with_raw_response.create(**body)
+            try:
+                return raw.http_response.json()
+            except ValueError as exc:
+                raise ProviderError(
+                    f"{label}: the response body is not JSON ({exc})", status=raw.status_code
+                ) from exc
+
+        data = await call_with_retries(
+            call,
+            describe=lambda exc: failure_from_sdk_error(exc, openai),
+            policy=self._retry,
+            label=label,
+        )
+        if not isinstance(data, Mapping):
+            raise ProviderError(
+                f"{label}: expected a response JSON object, got {json.dumps(data)[:200]}",
+                status=200,
+            )
+        text, calls, state = parse_response(data, turn=len(request.messages))
+        usage = responses_usage(data.get("usage"), self.model, data.get("model"))
+        return AssistantTurn(text=text, tool_calls=calls, usage=usage, provider_state=state)
