@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 import importlib.util
+import json
+import logging
 import secrets
 import socket
 import subprocess
@@ -44,6 +46,7 @@ from sandbox.episode import CallerFactory, EpisodeResult, Limits, run_episode
 from sandbox.scorer import score_episode
 from sandbox.task import Task
 
+log = logging.getLogger("opsbench.runner")
 DEFAULT_MODELS: tuple[str, ...] = tuple(f"reference/{flaw}" for flaw in FLAWS)
 # Option names whose values are never written to the store, a report or a log.
 _SECRET_WORDS = ("key", "token", "secret", "password", "authorization")
@@ -562,13 +565,30 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
         else:
             todo[key.model].append(key)
     observer.started(prepared.run.id, {m: len(v) for m, v in todo.items()}, skipped)
+    log.info(
+        "run %s: %d episodes to run, %d already done; config %s",
+        prepared.run.id,
+        sum(len(v) for v in todo.values()),
+        sum(skipped.values()),
+        json.dumps(prepared.run.config, sort_keys=True),
+    )
     statuses: dict[str, int] = {}
 
     async def worker(model: str, queue: list[EpisodeKey], assistant: AssistantFactory) -> None:
         while queue:
             key = queue.pop(0)
             episode = await run_one(prepared, key, assistant)
-            store.record_episode(prepared.run.id, episode)
+            episode_ref = store.record_episode(prepared.run.id, episode)
+            if episode.status != "scored":
+                log.warning(
+                    "%s %s (%s, %s trial %d): %s",
+                    episode_ref,
+                    episode.status,
+                    model,
+                    key.task.id,
+                    key.trial,
+                    episode.error or ", ".join(episode.result.get("caller_flags", [])),
+                )
             statuses[episode.status] = statuses.get(episode.status, 0) + 1
             tokens = sum(
                 (u or {}).get("input_tokens", 0) + (u or {}).get("output_tokens", 0)
@@ -594,6 +614,7 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
         )
     await asyncio.gather(*workers)
     ran = sum(statuses.values())
+    log.info("run %s: ran %d episodes: %s", prepared.run.id, ran, statuses)
     return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses)
 
 

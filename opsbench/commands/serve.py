@@ -1,0 +1,159 @@
+"""``opsbench serve``: the local OpenAI/Anthropic-compatible provider server, no key needed.
+
+The server answers with an assistant chosen here: a script of canned replies (``--script``),
+any model string (``--assistant python:my_agent:make``, or ``reference/<flaw>`` with
+``--task``), or by default an echo that calls no tools. Faults are queued with ``--fault``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from adapters.protocol import Assistant
+    from sandbox.task import Task
+
+
+def task_assistant(task: Task, model: str, options: dict[str, Any] | None = None) -> Assistant:
+    """An assistant for ``model`` made for ``task``, one per session of it.
+
+    Reference assistants act from the session's oracle plan, which they get through the
+    :class:`~adapters.protocol.EpisodeContext`. The server only sees wire requests, so the
+    session is recognised by its system prompt (each session has its own date and time).
+    """
+    from adapters.protocol import EpisodeContext
+    from adapters.registry import make_factory
+    from sandbox.episode import reference_data
+    from sandbox.prompt import system_prompt
+
+    factory = make_factory(model, options or {})
+    sessions = {
+        system_prompt(task.business, session.at): factory(
+            EpisodeContext(task.id, task.business.id, 0, 0, reference_data(task, index))
+        )
+        for index, session in enumerate(task.sessions)
+    }
+    return _BySystemPrompt(sessions)
+
+
+class _BySystemPrompt:
+    """Hands each request to the assistant of the session whose system prompt it carries."""
+
+    def __init__(self, by_prompt: dict[str, Assistant]) -> None:
+        self._by_prompt = by_prompt
+        self._first = next(iter(by_prompt.values()))
+
+    async def respond(self, request):  # type: ignore[no-untyped-def]
+        return await self._by_prompt.get(request.system, self._first).respond(request)
+
+
+def _load_task(task_id: str, root: Path | None) -> Task:
+    from businesses import PUBLIC_DIR, load_set
+
+    _businesses, tasks = load_set(root or PUBLIC_DIR)
+    for task in tasks:
+        if task.id == task_id:
+            return task
+    raise typer.BadParameter(
+        f"unknown task {task_id!r} in {root or PUBLIC_DIR}", param_hint="--task"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        port: Annotated[
+            int, typer.Option("--port", "-p", help="Port on 127.0.0.1; 0 picks a free one.")
+        ] = 0,
+        assistant: Annotated[
+            str | None,
+            typer.Option(
+                "--assistant",
+                "-a",
+                help="Model string answering requests: python:pkg.mod:factory, "
+                "reference/<flaw> (with --task), … Default: an echo that calls no tools.",
+            ),
+        ] = None,
+        model_option: Annotated[
+            list[str] | None,
+            typer.Option("--model-option", "-M", help="name=value for --assistant, repeatable."),
+        ] = None,
+        task: Annotated[
+            str | None, typer.Option("--task", help="Task whose plan reference assistants follow.")
+        ] = None,
+        root: Annotated[
+            Path | None, typer.Option("--set", help="Directory of businesses for --task.")
+        ] = None,
+        script: Annotated[
+            Path | None,
+            typer.Option(
+                "--script",
+                help='JSON list of canned replies: [{"text": …, "tool_calls": [{"name", '
+                '"arguments"}]}, …], answered in order.',
+            ),
+        ] = None,
+        fault: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--fault",
+                help="Queue a fault: 429,retry_after=2,times=3 · 500 · 529 · quota · "
+                "slow,delay=2 · hang · truncated_arguments · invalid_arguments · "
+                "dict_arguments · missing_ids · empty_completion. Repeatable, in order.",
+            ),
+        ] = None,
+    ) -> None:
+        """Run a local OpenAI- and Anthropic-compatible server until Ctrl-C."""
+        import asyncio
+        import json
+
+        from adapters.errors import AdapterError
+        from adapters.options import parse_model_options
+        from adapters.server import Fault, LocalServer, ScriptedAssistant
+
+        try:
+            faults = [Fault.parse(spec) for spec in fault or []]
+            if script is not None:
+                driver: Any = ScriptedAssistant(json.loads(script.read_text(encoding="utf-8")))
+                source = f"the script {script}"
+            elif assistant is not None:
+                options = parse_model_options(model_option or [])
+                if task is not None:
+                    driver = task_assistant(_load_task(task, root), assistant, options)
+                    source = f"{assistant} for task {task}"
+                elif assistant.startswith("reference/"):
+                    raise typer.BadParameter(
+                        "reference assistants follow a task's plan: add --task", param_hint="--task"
+                    )
+                else:
+                    from adapters.protocol import EpisodeContext
+                    from adapters.registry import make_factory
+
+                    driver = make_factory(assistant, options)(EpisodeContext("serve", "serve"))
+                    source = assistant
+            else:
+                driver, source = None, "an echo (no assistant attached; see --assistant)"
+        except (AdapterError, ValueError, OSError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+
+        server = LocalServer(driver, port=port)
+        server.inject(*faults)
+
+        def ready() -> None:
+            url = server.url
+            typer.echo(
+                f"OpsBench local provider server on {url} (loopback only; any API key works)"
+            )
+            typer.echo(
+                f"  OpenAI-compatible:    --base-url {url}/v1   (openai/<name>, litellm/openai/<name>)"
+            )
+            typer.echo(f"  Anthropic-compatible: --base-url {url}      (anthropic/<name>)")
+            typer.echo(f"  answering with {source}; {len(faults)} fault(s) queued. Ctrl-C stops.")
+
+        try:
+            asyncio.run(server.serve(ready=ready))
+        except KeyboardInterrupt:
+            typer.echo("stopped")
