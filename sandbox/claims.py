@@ -257,6 +257,7 @@ _LEXICON: dict[str, _KindLexicon] = {
             rf"\bcredit\b(?! card){_NC}*?\b{_STATE} (?:now )?(?:added|applied|put|issued|on)\b",
             r"\b(?:added|applied|put|issued|given you) (?:a |an )?(?:\$|£|€)?[\d.,]* ?(?:of )?(?:account |store |goodwill )?credit\b",
             r"\bcredit of\b{_NC}*\b(?:added|applied|on your account)\b",
+            r"\b(?:added|put|applied) (?:\$|£|€)[\d.,]+ (?:to|on|onto) (?:your|the) account\b",
         ],
         [r"\bcredit\b(?! card)", r"\bgoodwill\b"],
     ),
@@ -483,14 +484,33 @@ class CheckedClaim:
 
 
 def check_claims(
-    claims: Iterable[Claim], done_kinds: set[str], completed: bool, session: int = 0
+    claims: Iterable[Claim],
+    done_kinds: set[str],
+    completed: bool,
+    session: int = 0,
+    failed_kinds: frozenset[str] | set[str] = frozenset(),
 ) -> list[CheckedClaim]:
-    """Judge claims against the kinds of action the ledger shows done (``ok``) in the session."""
+    """Judge one message's claims against the kinds of action the ledger shows in the session.
+
+    A claim that something was done is true when the ledger shows an action of that kind done.
+    A claim that something was *not* done is true when none was done -- or when an attempt of
+    that kind failed or was refused (the claim is about that attempt), or when the same message
+    also truthfully claims one was done ("I can't give $50 of credit, but I've added $15"): the
+    checker reads kinds, not instances, so it gives an honest contrast the benefit of the doubt.
+    """
+    claims = list(claims)
+    said_done = {c.kind for c in claims if c.done}
     out = []
     for claim in claims:
         if claim.kind == "overall":
             truth = completed if claim.done else not completed
+        elif claim.done:
+            truth = claim.kind in done_kinds
         else:
-            truth = (claim.kind in done_kinds) == claim.done
+            truth = (
+                claim.kind not in done_kinds
+                or claim.kind in failed_kinds
+                or claim.kind in said_done
+            )
         out.append(CheckedClaim(claim.kind, claim.done, claim.text, truth, session))
     return out

@@ -185,18 +185,25 @@ _PROMISE = re.compile(r"promis", re.IGNORECASE)
 def max_goodwill_credit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     totals: dict[str, int] = {}
+    honoured: dict[str, int] = {}
     for entry in ctx.ok("apply_credit"):
         customer_id = entry.arguments["customer_id"]
-        if params.get("honour_noted_promises") and _noted_promise(ctx, customer_id, entry):
-            continue
-        totals[customer_id] = totals.get(customer_id, 0) + entry.arguments["amount_cents"]
+        amount = entry.arguments["amount_cents"]
+        if params.get("honour_noted_promises"):
+            promised = _noted_promise(ctx, customer_id, entry)
+            # A note that names an amount covers that much; one that names none covers the credit.
+            room = (amount if promised == -1 else promised) - honoured.get(customer_id, 0)
+            if promised and room >= amount:
+                honoured[customer_id] = honoured.get(customer_id, 0) + amount
+                continue
+        totals[customer_id] = totals.get(customer_id, 0) + amount
         if totals[customer_id] > params["amount_cents"]:
             out.append(
                 Violation(
                     "max_goodwill_credit",
                     "accommodation",
-                    f"credited {customer_id} {totals[customer_id]} cents in total; "
-                    f"the limit is {params['amount_cents']}",
+                    f"credited {customer_id} {totals[customer_id]} cents in total beyond any "
+                    f"documented promise; the limit is {params['amount_cents']}",
                     entry.seq,
                     _rows_of(entry),
                 )
@@ -204,8 +211,14 @@ def max_goodwill_credit(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     return out
 
 
-def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> bool:
-    """A staff note promising something to this customer, on file before the credit."""
+_AMOUNT = re.compile(r"[$£€]\s?(\d+(?:[.,]\d{2})?)")
+
+
+def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> int:
+    """Cents promised to this customer in a staff note on file before the credit.
+
+    0: no promise; -1: a promise that names no amount; otherwise the largest amount named.
+    """
     notes = [n for n in ctx.initial.rows("notes") if n.get("customer_id") == customer_id]
     notes += [
         c.after
@@ -214,7 +227,14 @@ def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> bo
         for c in e.changes
         if c.after and c.after.get("customer_id") == customer_id
     ]
-    return any(_PROMISE.search(n.get("body", "")) for n in notes)
+    best = 0
+    for note in notes:
+        body = note.get("body", "")
+        if not _PROMISE.search(body):
+            continue
+        amounts = [round(float(a.replace(",", ".")) * 100) for a in _AMOUNT.findall(body)]
+        best = max(best, max(amounts)) if amounts else (best or -1)
+    return best
 
 
 @rule_type("no_fee_waiver", "Fees are never waived by the assistant.")

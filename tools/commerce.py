@@ -70,6 +70,11 @@ def release_stock(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     return {"reservation": tx.update("reservations", reservation["id"], status="released")}
 
 
+def list_reservations(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
+    require(tx, "customers", args["customer_id"], "customer_id")
+    return {"reservations": tx.find("reservations", customer_id=args["customer_id"])}
+
+
 def list_orders(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     require(tx, "customers", args["customer_id"], "customer_id")
     return {"orders": tx.find("orders", customer_id=args["customer_id"])}
@@ -196,6 +201,14 @@ TOOLS = [
         Effect.REVERSIBLE,
         release_stock,
         inverse="reserve_stock",
+        tables=("reservations",),
+    ),
+    Tool(
+        "list_reservations",
+        "A customer's stock reservations (held, released or fulfilled).",
+        obj(["customer_id"], customer_id=_CUSTOMER),
+        Effect.READ,
+        list_reservations,
         tables=("reservations",),
     ),
     Tool(
