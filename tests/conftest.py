@@ -220,7 +220,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Print the reference-assistant matrix when the matrix tests ran."""
     import sys
 
-    module = sys.modules.get("tests.test_scorer_matrix")
+    module = sys.modules.get("tests.test_scorer_matrix") or sys.modules.get("test_scorer_matrix")
     if module is None or not module.score.cache_info().currsize:
         return
     terminalreporter.write_sep("=", "reference assistants x metrics")

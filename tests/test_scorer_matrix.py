@@ -49,15 +49,9 @@ def matrix_lines() -> list[str]:
         (flaw, t.id): type("R", (), {"score": score(flaw, t.id)}) for flaw in FLAWS for t in TASKS
     }
     rows = metric_table(TASKS, runs)
-    columns = list(rows[0])
-    lines = [
-        f"scorer matrix over {len(TASKS)} tasks (share of tasks)",
-        "  ".join(f"{c:>16}" for c in columns),
-    ]
+    columns = list(rows[0])[1:]
+    header = f"{'assistant':26}" + "".join(f"{c.replace('_', ' '):>13}" for c in columns)
+    lines = [f"scorer matrix over {len(TASKS)} tasks (share of tasks)", header]
     for row in rows:
-        lines.append(
-            "  ".join(
-                f"{row[c]:>16}" if isinstance(row[c], str) else f"{row[c]:>16.2f}" for c in columns
-            )
-        )
+        lines.append(f"{row['assistant']:26}" + "".join(f"{row[c]:>13.2f}" for c in columns))
     return lines
