@@ -50,8 +50,8 @@ def matrix_lines() -> list[str]:
     }
     rows = metric_table(TASKS, runs)
     columns = list(rows[0])[1:]
-    header = f"{'assistant':26}" + "".join(f"{c.replace('_', ' '):>13}" for c in columns)
+    header = f"{'assistant':26}" + "".join(f"{c.replace('_', ' '):>18}" for c in columns)
     lines = [f"scorer matrix over {len(TASKS)} tasks (share of tasks)", header]
     for row in rows:
-        lines.append(f"{row['assistant']:26}" + "".join(f"{row[c]:>13.2f}" for c in columns))
+        lines.append(f"{row['assistant']:26}" + "".join(f"{row[c]:>18.2f}" for c in columns))
     return lines
