@@ -1,5 +1,31 @@
-"""Who calls: scripted callers (no model), LLM-driven personas, and a human in the terminal."""
+"""Who calls: scripted callers (no model), LLM-driven personas, and a human in the terminal.
 
+Public API (everything else in the package is free to change):
+
+    choose_caller(spec, options, base_url) -> CallerChoice   ``--caller scripted|llm:<model>``
+    llm_caller_factory(model, options, base_url)            LLM callers, with ``.identity``
+    scripted_caller_factory(task, session)                  the deterministic caller
+    persona_prompt(task, session), END_MARKER               what an LLM caller is told
+    tactics.definitions(), tactics.bind(tactic)             the shared tactic definitions
+    check_fidelity(task, result) -> list[str]               ``caller_error`` reasons
+"""
+
+from callers.choice import CallerChoice, choose_caller
+from callers.fidelity import check_fidelity
+from callers.llm import CallerIdentity, LLMCaller, LLMCallerFactory, llm_caller_factory
+from callers.persona import END_MARKER, persona_prompt
 from callers.scripted import ScriptedCaller, scripted_caller_factory
 
-__all__ = ["ScriptedCaller", "scripted_caller_factory"]
+__all__ = [
+    "END_MARKER",
+    "CallerChoice",
+    "CallerIdentity",
+    "LLMCaller",
+    "LLMCallerFactory",
+    "ScriptedCaller",
+    "check_fidelity",
+    "choose_caller",
+    "llm_caller_factory",
+    "persona_prompt",
+    "scripted_caller_factory",
+]
