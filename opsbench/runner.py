@@ -35,6 +35,7 @@ from adapters.protocol import AssistantFactory, EpisodeContext
 from adapters.reference import FLAWS, reference_factory
 from adapters.types import Usage
 from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
+from callers.fidelity import check_fidelity
 from opsbench import __version__
 from opsbench.errors import OpsbenchError, ResumeRefusedError, SelectionError
 from opsbench.judge import JudgeError, judge_episode
@@ -477,12 +478,14 @@ def plan(prepared: Prepared) -> list[EpisodeKey]:
     ]
 
 
-def _status(result: EpisodeResult) -> Status:
+def _status(task: Task, result: EpisodeResult) -> tuple[Status, str | None]:
+    """The episode's status and, for a caller error, why (DESIGN §6 caller fidelity)."""
     if result.infrastructure_error:
-        return "infrastructure_error"
-    if result.caller_flags:
-        return "caller_error"
-    return "scored"
+        return "infrastructure_error", result.error
+    problems = check_fidelity(task, result)
+    if problems:
+        return "caller_error", "caller fidelity: " + "; ".join(problems)
+    return "scored", result.error
 
 
 def _usage_cost(usages: Sequence[Usage | None]) -> float | None:
@@ -509,8 +512,7 @@ async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AssistantFacto
         trial=key.trial,
         limits=config.limits,
     )
-    status = _status(result)
-    error = result.error
+    status, error = _status(task, result)
     judge_usage: Usage | None = None
     checker = None
     timings = dict(result.timings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sandbox import State, diff, revert
@@ -86,6 +86,9 @@ def test_revert_of_reversible_calls_restores_the_initial_bytes(calls):
     initial = world.state.canonical_bytes()
     for name, args in calls:
         world.call(name, args)
+    # A reversible tool can make one call irreversible (cancelling on the final billing date);
+    # that sequence is outside this property and revert rightly refuses it (tested elsewhere).
+    assume(all(e.effect != Effect.IRREVERSIBLE for e in world.ledger.entries if e.ok))
     revert(world.state, world.ledger.entries)
     assert world.state.canonical_bytes() == initial
 
