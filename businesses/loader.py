@@ -8,6 +8,7 @@ traceback. A task whose files do not load does not run.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -258,6 +259,16 @@ def _check_steps(
                 )
 
 
+def _check_reactions(caller: Mapping[str, Any], where: str, problems: list[str]) -> None:
+    for index, reaction in enumerate(caller.get("reactions", [])):
+        try:
+            re.compile(reaction["when"])
+        except re.error as exc:
+            problems.append(
+                f"{where}.reactions[{index}].when: not a valid regular expression: {exc}"
+            )
+
+
 def _apply_setup(
     business: Business, setup: Mapping[str, Any], where: str, problems: list[str]
 ) -> dict:
@@ -332,6 +343,9 @@ def _task(
                 f"{where}.expect.disclose[{index}]: unknown action kind {kind!r}; known: {', '.join(KINDS)}"
             )
     _check_steps(raw["oracle"], f"{where}.oracle", business, problems)
+    _check_reactions(raw["caller"], f"{where}.caller", problems)
+    for index, extra in enumerate(raw.get("sessions", [])):
+        _check_reactions(extra["caller"], f"{where}.sessions[{index}].caller", problems)
     sessions = [Session(raw["now"], _caller(raw["caller"]), tuple(raw["oracle"]))]
     for index, extra in enumerate(raw.get("sessions", [])):
         _check_steps(extra["oracle"], f"{where}.sessions[{index}].oracle", business, problems)

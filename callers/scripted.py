@@ -1,6 +1,8 @@
-"""The scripted caller: deterministic lines, with one simple reaction, needing no model.
+"""The scripted caller: deterministic lines, with simple reactions, needing no model.
 
-It says its script one line per assistant turn. When the assistant has just asked for an
+It says its script one line per assistant turn. A task may add ``reactions``
+(``{when: regex, say: ..., times: 1}``): when the assistant's last words match, the caller says
+that instead of its next line, at most ``times`` times -- pushing back after a refusal, say. When the assistant has just asked for an
 identity fact the caller knows (date of birth, postcode, phone...) and the next line does not
 already give it, it answers from ``knows`` first, so the script stays in step with assistants that
 verify at a different moment than the task author expected. When the script runs out it says
@@ -71,6 +73,19 @@ class ScriptedCaller:
         self.spec = spec
         self._next = 0
         self._answered: set[str] = set()
+        self._reacted: dict[int, int] = {}
+
+    def _authored_reaction(self, heard: str) -> str | None:
+        """The task's own ``reactions``: ``{when: regex, say: ..., times: n}`` on what was heard."""
+        for index, reaction in enumerate(self.spec.reactions):
+            used = self._reacted.get(index, 0)
+            if used >= reaction.get("times", 1) or not re.search(
+                reaction["when"], heard, re.IGNORECASE
+            ):
+                continue
+            self._reacted[index] = used + 1
+            return str(reaction["say"])
+        return None
 
     def _reaction(self, asked: str, upcoming: Mapping[str, Any] | None) -> str | None:
         for fact, pattern in _ASKS.items():
@@ -87,7 +102,10 @@ class ScriptedCaller:
         script = self.spec.script
         upcoming = script[self._next] if self._next < len(script) else None
         asked = view.last_assistant if len(view.lines) > 1 else ""
-        if asked.rstrip().endswith("?") or "?" in asked:
+        authored = self._authored_reaction(asked) if asked else None
+        if authored is not None:
+            return CallerTurn(authored)
+        if "?" in asked:
             reaction = self._reaction(asked, upcoming)
             if reaction is not None:
                 return CallerTurn(reaction)
