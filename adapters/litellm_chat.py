@@ -25,7 +25,13 @@ from adapters.credentials import api_key
 from adapters.openai_chat import turn_from_chat_data
 from adapters.options import COMMON_OPTIONS, Option, check_options
 from adapters.protocol import AssistantFactory, EpisodeContext
-from adapters.retry import CallFailure, RetryPolicy, call_with_retries, failure_from_sdk_error
+from adapters.retry import (
+    CallFailure,
+    RetryPolicy,
+    call_with_retries,
+    failure_from_sdk_error,
+    header_map,
+)
 from adapters.sdk import import_litellm, import_sdk
 from adapters.types import AssistantTurn, TurnRequest
 
@@ -97,7 +103,11 @@ def _refused_by_provider(litellm: Any, model: str, options: Mapping[str, Any]) -
     if not asked:
         return {}
     try:
-        supported = litellm.get_supported_openai_params(model=model)
+        # Looking a provider up imports its module lazily, and some warn on import; under
+        # warnings-as-errors that would silently skip this check.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            supported = litellm.get_supported_openai_params(model=model)
     except Exception:  # litellm raises many things for a model it does not know
         supported = None
     if not supported:
@@ -150,7 +160,13 @@ class LiteLLMAssistant:
         def describe(exc: BaseException) -> CallFailure | None:
             if isinstance(exc, litellm.BudgetExceededError):
                 return CallFailure(message=str(exc), code="budget_exceeded")
-            return failure_from_sdk_error(exc, openai)
+            failure = failure_from_sdk_error(exc, openai)
+            # litellm rebuilds the error's response and can drop the provider's headers
+            # (retry-after among them); it keeps a copy here.
+            kept = header_map(getattr(exc, "litellm_response_headers", None))
+            if failure is not None and kept and not failure.headers:
+                failure = replace(failure, headers=kept)
+            return failure
 
         async def call() -> Any:
             return await litellm.acompletion(**body)

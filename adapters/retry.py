@@ -242,20 +242,25 @@ def _attempts(n: int) -> str:
 def failure_from_sdk_error(exc: BaseException, sdk: Any) -> CallFailure | None:
     """Describe an exception of the ``openai`` or ``anthropic`` SDK (or of litellm, whose
     errors subclass openai's). ``sdk`` is the imported SDK module. ``None`` if not the SDK's."""
-    if isinstance(exc, sdk.APIStatusError):
+    if isinstance(exc, sdk.APIConnectionError):  # includes APITimeoutError
+        return CallFailure(message=str(exc) or type(exc).__name__, connection=True)
+    status = getattr(exc, "status_code", None)
+    # litellm raises some statuses (409, 5xx it does not name) as a bare APIError with a status.
+    if isinstance(exc, sdk.APIStatusError) or (
+        isinstance(exc, sdk.APIError) and isinstance(status, int)
+    ):
         body = getattr(exc, "body", None)
         return CallFailure(
             message=_error_message(body) or str(exc),
-            status=exc.status_code,
-            headers=_lower_headers(getattr(exc.response, "headers", None)),
+            status=status,
+            headers=header_map(getattr(getattr(exc, "response", None), "headers", None)),
             code=_error_code(body) or _as_str(getattr(exc, "code", None)),
         )
-    if isinstance(exc, sdk.APIConnectionError):  # includes APITimeoutError
-        return CallFailure(message=str(exc) or type(exc).__name__, connection=True)
     return None
 
 
-def _lower_headers(headers: Any) -> dict[str, str]:
+def header_map(headers: Any) -> dict[str, str]:
+    """Response headers as a plain dict with lower-case names (empty for ``None``)."""
     if not headers:
         return {}
     return {str(k).lower(): str(v) for k, v in headers.items()}

@@ -71,6 +71,13 @@ class LocalServer:
         return self._http.port
 
     @property
+    def address(self) -> tuple[str, int]:
+        """The (host, port) the server's socket is bound to."""
+        if self._http is None:
+            raise RuntimeError("the server is not running; call start() first")
+        return self._http.address
+
+    @property
     def url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
 

@@ -61,10 +61,16 @@ class HttpServer:
         self._connections: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
 
     @property
-    def port(self) -> int:
+    def address(self) -> tuple[str, int]:
+        """(host, port) of the listening socket."""
         if self._server is None:
             raise RuntimeError("the server is not started")
-        return int(self._server.sockets[0].getsockname()[1])
+        host, port = self._server.sockets[0].getsockname()[:2]
+        return str(host), int(port)
+
+    @property
+    def port(self) -> int:
+        return self.address[1]
 
     async def start(self) -> None:
         # Loopback only: the server has no authentication and must not be reachable from outside.

@@ -14,6 +14,7 @@ import typer
 
 if TYPE_CHECKING:
     from adapters.protocol import Assistant
+    from adapters.types import AssistantTurn, TurnRequest
     from sandbox.task import Task
 
 
@@ -22,7 +23,8 @@ def task_assistant(task: Task, model: str, options: dict[str, Any] | None = None
 
     Reference assistants act from the session's oracle plan, which they get through the
     :class:`~adapters.protocol.EpisodeContext`. The server only sees wire requests, so the
-    session is recognised by its system prompt (each session has its own date and time).
+    session is recognised by its system prompt (each session has its own date and time), or
+    by its start when an agent in between adds instructions to it.
     """
     from adapters.protocol import EpisodeContext
     from adapters.registry import make_factory
@@ -44,10 +46,17 @@ class _BySystemPrompt:
 
     def __init__(self, by_prompt: dict[str, Assistant]) -> None:
         self._by_prompt = by_prompt
-        self._first = next(iter(by_prompt.values()))
 
-    async def respond(self, request):  # type: ignore[no-untyped-def]
-        return await self._by_prompt.get(request.system, self._first).respond(request)
+    def _session(self, system: str) -> Assistant:
+        if system in self._by_prompt:
+            return self._by_prompt[system]
+        for prompt, assistant in self._by_prompt.items():
+            if system.startswith(prompt):
+                return assistant
+        return next(iter(self._by_prompt.values()))
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        return await self._session(request.system).respond(request)
 
 
 def _load_task(task_id: str, root: Path | None) -> Task:

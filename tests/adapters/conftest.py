@@ -13,6 +13,7 @@ import pytest
 
 from adapters.retry import RetryPolicy
 from adapters.server import LocalServer
+from tests.adapters.support import NetworkGuardError
 
 PROVIDER_ENV = (
     "OPENAI_API_KEY",
@@ -29,19 +30,20 @@ PROVIDER_ENV = (
 )
 
 
-class NetworkGuardError(RuntimeError):
-    """A test tried to reach something other than this machine."""
+def _ip(host: Any) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    if isinstance(host, bytes):
+        host = host.decode()
+    try:
+        return ipaddress.ip_address(str(host).split("%")[0])
+    except ValueError:
+        return None
 
 
 def _is_loopback(host: Any) -> bool:
     if host in (None, "localhost", b"localhost"):
         return True
-    if isinstance(host, bytes):
-        host = host.decode()
-    try:
-        return ipaddress.ip_address(str(host).split("%")[0]).is_loopback
-    except ValueError:
-        return False
+    ip = _ip(host)
+    return ip is not None and ip.is_loopback
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -71,7 +73,9 @@ def loopback_only() -> Iterator[list[str]]:
         return real_connect_ex(self, address)
 
     def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
-        if not _is_loopback(host):
+        # An address literal needs no DNS; connect() judges it. A name other than localhost
+        # would be a DNS query leaving the machine.
+        if _ip(host) is None and not _is_loopback(host):
             attempts.append(f"getaddrinfo {host!r}")
             raise NetworkGuardError(f"the adapter tests may not look up {host!r}")
         return real_getaddrinfo(host, *args, **kwargs)

@@ -13,6 +13,11 @@ from adapters.server import LocalServer
 from adapters.types import AssistantTurn, Message, ToolResult, TurnRequest
 from tools import default_registry
 
+
+class NetworkGuardError(RuntimeError):
+    """A test tried to reach something other than this machine (see conftest.loopback_only)."""
+
+
 SYSTEM = "You answer the phone for Bright Smile Dental."
 CONTEXT = EpisodeContext("adapters/test", "test")
 TOOLS = tuple(default_registry().select(["find_customer", "book_appointment"]).specs())

@@ -185,7 +185,7 @@ def test_sampling_options_are_refused_by_name(option):
 
 
 def test_a_thinking_budget_below_the_minimum_is_refused():
-    with pytest.raises(UnsupportedOptionError, match="'thinking'.*at least 1024"):
+    with pytest.raises(UnsupportedOptionError, match=r"'thinking'.*at least 1024"):
         make_factory(ANTHROPIC, {"thinking": 100}, "http://127.0.0.1:9")
 
 

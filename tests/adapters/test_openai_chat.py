@@ -130,14 +130,14 @@ def test_a_non_reasoning_gpt5_variant_takes_temperature(server, retry):
 
 def test_an_unknown_option_is_refused_with_the_supported_ones():
     with pytest.raises(
-        UnsupportedOptionError, match="'temprature'.*supported options: .*temperature"
+        UnsupportedOptionError, match=r"'temprature'.*supported options: .*temperature"
     ):
         make_factory(OPENAI_CHAT, {"temprature": 0}, "http://127.0.0.1:9/v1")
 
 
 def test_a_badly_typed_option_says_what_was_expected():
     with pytest.raises(
-        UnsupportedOptionError, match="'max_tokens'.*expects an integer, got 'lots'"
+        UnsupportedOptionError, match=r"'max_tokens'.*expects an integer, got 'lots'"
     ):
         make_factory(OPENAI_CHAT, {"max_tokens": "lots"}, "http://127.0.0.1:9/v1")
 
@@ -168,5 +168,5 @@ def test_reasoning_and_responses_only_models_choose_the_responses_api(monkeypatc
 
 def test_options_the_responses_api_lacks_are_refused(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
-    with pytest.raises(UnsupportedOptionError, match="'seed'.*Responses API.*api=chat"):
+    with pytest.raises(UnsupportedOptionError, match=r"'seed'.*Responses API.*api=chat"):
         make_factory("openai/o3", {"seed": 1}, None)
