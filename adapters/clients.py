@@ -41,8 +41,9 @@ class PerLoop(Generic[T]):
         if entry is None:
             value = self._make()
             closer = _close_at_shutdown(value)
-            await closer.asend(None)  # now suspended at its yield until the loop shuts down
+            # Stored before the first await, so concurrent first calls share one client.
             entry = self._by_loop[loop] = (value, closer)
+            await closer.asend(None)  # now suspended at its yield until the loop shuts down
         return entry[0]
 
 

@@ -27,7 +27,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast, get_args
 
 Kind = Literal[
     "http",
@@ -44,7 +44,8 @@ TRANSPORT_KINDS = frozenset({"http", "slow", "hang"})
 CALL_KINDS = frozenset(
     {"truncated_arguments", "invalid_arguments", "dict_arguments", "missing_ids"}
 )
-KINDS = frozenset(Kind.__args__)  # type: ignore[attr-defined]
+KINDS: frozenset[str] = frozenset(get_args(Kind))
+ENDPOINTS: frozenset[str] = frozenset(get_args(Endpoint))
 
 
 @dataclass(frozen=True)
@@ -128,9 +129,10 @@ class Fault:
         if unknown:
             raise ValueError(f"fault {spec!r}: unknown settings {sorted(unknown)}")
         times = int(values.get("times", "1"))
-        endpoint = values.get("endpoint")
-        if endpoint not in (None, "openai", "responses", "anthropic"):
+        given = values.get("endpoint")
+        if given is not None and given not in ENDPOINTS:
             raise ValueError(f"fault {spec!r}: endpoint must be openai, responses or anthropic")
+        endpoint = cast("Endpoint | None", given)
         head = head.replace("-", "_")
         if head.isdigit():
             return cls.http(
@@ -139,14 +141,14 @@ class Fault:
                 retry_after_ms=_float(values.get("retry_after_ms")),
                 code=values.get("code"),
                 times=times,
-                endpoint=endpoint,  # type: ignore[arg-type]
+                endpoint=endpoint,
             )
         if head == "quota":
-            return cls.quota_exhausted(times=times, endpoint=endpoint)  # type: ignore[arg-type]
+            return cls.quota_exhausted(times=times, endpoint=endpoint)
         if head == "slow":
-            return cls.slow(float(values.get("delay", "1")), times=times, endpoint=endpoint)  # type: ignore[arg-type]
+            return cls.slow(float(values.get("delay", "1")), times=times, endpoint=endpoint)
         if head == "hang" or (head in KINDS and head not in TRANSPORT_KINDS):
-            return cls(head, times=times, endpoint=endpoint)  # type: ignore[arg-type]
+            return cls(cast(Kind, head), times=times, endpoint=endpoint)
         raise ValueError(
             f"unknown fault {spec!r}; expected a status (429, 500, 529 …), quota, slow, hang, "
             f"or one of {sorted(KINDS - TRANSPORT_KINDS)}"

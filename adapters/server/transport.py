@@ -174,11 +174,10 @@ def _bad(message: str) -> HttpResponse:
 
 
 async def _write(writer: asyncio.StreamWriter, response: HttpResponse, *, keep_alive: bool) -> None:
-    reason = (
-        HTTPStatus(response.status).phrase
-        if response.status in HTTPStatus._value2member_map_
-        else "Status"
-    )
+    try:
+        reason = HTTPStatus(response.status).phrase
+    except ValueError:  # a status HTTP does not name, such as Anthropic's 529
+        reason = "Status"
     head = [f"HTTP/1.1 {response.status} {reason}"]
     headers = {
         "content-length": str(len(response.body)),

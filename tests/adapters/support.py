@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from adapters.protocol import Assistant, AssistantFactory, EpisodeContext
@@ -75,3 +77,13 @@ def with_results(
 
 def respond(assistant: Assistant, request: TurnRequest) -> AssistantTurn:
     return asyncio.run(assistant.respond(request))
+
+
+README = Path(__file__).parents[2] / "adapters" / "README.md"
+
+
+def readme_example() -> str:
+    """The custom-agent example of adapters/README.md (the block that starts ``# my_agents.py``)."""
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    [example] = [b for b in blocks if "# my_agents.py" in b]
+    return example

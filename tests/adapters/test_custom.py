@@ -18,21 +18,13 @@ from businesses.loader import initial_tables
 from callers import scripted_caller_factory
 from sandbox.episode import run_episode
 from sandbox.scorer import score_episode
-from tests.adapters.support import CONTEXT
-
-README = Path(__file__).parents[2] / "adapters" / "README.md"
-
-
-def _readme_example() -> str:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
-    [example] = [b for b in blocks if "# my_agents.py" in b]
-    return example
+from tests.adapters.support import CONTEXT, readme_example
 
 
 @pytest.fixture
 def my_agents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """The README example saved as my_agents.py on the import path."""
-    (tmp_path / "my_agents.py").write_text(_readme_example(), encoding="utf-8")
+    (tmp_path / "my_agents.py").write_text(readme_example(), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(__import__("sys").modules, "my_agents", raising=False)
     return "my_agents"

@@ -27,8 +27,8 @@ from tests.adapters.support import (
     OPENAI_RESPONSES,
     base_url,
     factory,
+    readme_example,
 )
-from tests.adapters.test_custom import _readme_example
 
 
 def _pick_tasks() -> dict[str, Task]:
@@ -58,7 +58,7 @@ PATHS: dict[str, tuple[str, dict[str, Any]]] = {
 def readme_agents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The README's custom agent, importable as ``readme_agents``."""
     folder = tmp_path_factory.mktemp("agents")
-    (folder / "readme_agents.py").write_text(_readme_example(), encoding="utf-8")
+    (folder / "readme_agents.py").write_text(readme_example(), encoding="utf-8")
     sys.path.insert(0, str(folder))
     try:
         yield
