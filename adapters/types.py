@@ -30,7 +30,12 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class ToolResult:
-    """What a tool returned, as JSON text, for the call with ``call_id``."""
+    """What a tool returned, as JSON text, for the call with ``call_id``.
+
+    ``is_error`` is true when the call changed nothing and ``content`` is OpsBench's
+    ``{"error": {"code", "message", "field"}}``; wire formats without such a flag (Chat
+    Completions) carry only the content, and the local server infers the flag from it.
+    """
 
     call_id: str
     name: str
@@ -71,14 +76,23 @@ class Message:
 
 @dataclass
 class Usage:
-    """Tokens and cost of one or more model requests. ``cost_usd`` is ``None`` when unknown."""
+    """Tokens and cost of one or more model requests.
+
+    ``cost_usd`` is ``None`` when unknown -- the default, so an agent that reports no usage is
+    never counted as free. Sums start from :meth:`zero`; one unknown makes the sum unknown.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0
     reasoning_tokens: int = 0
     requests: int = 0
-    cost_usd: float | None = 0.0
+    cost_usd: float | None = None
+
+    @classmethod
+    def zero(cls) -> Usage:
+        """Nothing used, at a known cost of nothing: the start of a sum."""
+        return cls(cost_usd=0.0)
 
     def __add__(self, other: Usage) -> Usage:
         cost = (

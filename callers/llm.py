@@ -182,7 +182,7 @@ class LLMCaller:
 
     async def speak(self, view: CallerView) -> CallerTurn:
         request = self.request(view)
-        usage = Usage()
+        usage = Usage.zero()
         flags: list[str] = []
         for _attempt in range(self.empty_retries + 1):
             turn: AssistantTurn = await self.model.respond(request)

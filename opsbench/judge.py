@@ -71,7 +71,7 @@ async def judge_episode(
     infrastructure error, since neither is the assistant's fault.
     """
     judge = factory(context)
-    usage = Usage()
+    usage = Usage.zero()
     answers: dict[str, tuple[Claim, ...]] = {}
     for utterance in result.transcript:
         if utterance.speaker != "assistant" or not utterance.text or utterance.text in answers:

@@ -191,7 +191,7 @@ async def run_episode(
     initial = world.state.copy()
     specs = tuple(world.tools.specs())
     transcript: list[Utterance] = []
-    usage, caller_usage = Usage(), Usage()
+    usage, caller_usage = Usage.zero(), Usage.zero()
     endings: list[Ending] = []
     flags: list[str] = []
     error: str | None = None

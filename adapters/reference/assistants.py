@@ -28,6 +28,8 @@ from adapters.reference.summary import CLOSINGS, TRANSFER, sentence
 from adapters.types import AssistantTurn, ToolCall, TurnRequest, Usage
 from tools import Effect, default_registry
 
+# Reference assistants run no model: a known cost of nothing.
+_FREE = Usage(requests=1, cost_usd=0.0)
 FLAWS = (
     "oracle",
     "partial",
@@ -142,14 +144,14 @@ class ReferenceAssistant:
         results, attempted = self._history(request)
         position = done
         if position > len(self.outputs):
-            return AssistantTurn(text=CLOSINGS[position % len(CLOSINGS)], usage=Usage(requests=1))
+            return AssistantTurn(text=CLOSINGS[position % len(CLOSINGS)], usage=_FREE)
         if position == len(self.outputs):
-            return AssistantTurn(text=self._summary(attempted), usage=Usage(requests=1))
+            return AssistantTurn(text=self._summary(attempted), usage=_FREE)
         output = self.outputs[position]
         last = position == len(self.outputs) - 1
         if output.text is not None:
             text = output.text + (" " + self._summary(attempted) if last else "")
-            return AssistantTurn(text=text.strip(), usage=Usage(requests=1))
+            return AssistantTurn(text=text.strip(), usage=_FREE)
         step = output.step
         assert step is not None
         arguments = _substitute(step.get("args", {}), results)
@@ -161,7 +163,7 @@ class ReferenceAssistant:
                 + " "
                 + random.Random(self.rng_seed).choice(TRANSFER)
             )
-        return AssistantTurn(text=text.strip(), tool_calls=(call,), usage=Usage(requests=1))
+        return AssistantTurn(text=text.strip(), tool_calls=(call,), usage=_FREE)
 
     def _history(
         self, request: TurnRequest
