@@ -175,7 +175,9 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
             problems.append(
                 f"{name}: seed.{table}[{positions[table].get(record_id, '?')}] ({record_id}).{message}"
             )
+    allowed = _assertions(raw.get("allowed", []), f"{name}: allowed", set(specs), problems)
     return Business(
+        allowed=allowed,
         id=raw["id"],
         name=raw["name"],
         type=raw["type"],
@@ -192,10 +194,9 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
 
 
 def _assertions(
-    raw: list[Mapping[str, Any]], where: str, business: Business, problems: list[str]
+    raw: list[Mapping[str, Any]], where: str, tables: set[str], problems: list[str]
 ) -> tuple[Assertion, ...]:
     out = []
-    tables = set(STANDARD_TABLES) | set(business.extra_tables)
     for index, spec in enumerate(raw):
         path = f"{where}[{index}]"
         op = next(k for k in ("insert", "update", "delete") if k in spec)
@@ -323,22 +324,23 @@ def _task(
                 f"{where}.faults[{index}].tool: {fault['tool']!r} is not enabled for {business.id}"
             )
     expect_raw = raw["expect"]
+    tables = set(STANDARD_TABLES) | set(business.extra_tables)
     expect = Expect(
         outcome=_assertions(
-            expect_raw.get("outcome", []), f"{where}.expect.outcome", business, problems
+            expect_raw.get("outcome", []), f"{where}.expect.outcome", tables, problems
         ),
         allowed=_assertions(
-            expect_raw.get("allowed", []), f"{where}.expect.allowed", business, problems
+            expect_raw.get("allowed", []), f"{where}.expect.allowed", tables, problems
         ),
         forbidden=_assertions(
-            expect_raw.get("forbidden", []), f"{where}.expect.forbidden", business, problems
+            expect_raw.get("forbidden", []), f"{where}.expect.forbidden", tables, problems
         ),
         escalate=expect_raw["escalate"],
         disclose=tuple(expect_raw.get("disclose", [])),
     )
     for index, fact in enumerate(expect.disclose):
-        kind = fact.removesuffix("_not_done").removesuffix("_done")
-        if kind not in KINDS:
+        kinds = [alt.removesuffix("_not_done").removesuffix("_done") for alt in fact.split("|")]
+        for kind in (k for k in kinds if k not in KINDS):
             problems.append(
                 f"{where}.expect.disclose[{index}]: unknown action kind {kind!r}; known: {', '.join(KINDS)}"
             )

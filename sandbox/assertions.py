@@ -6,7 +6,10 @@ delete). A matcher is a literal (equal, with ``True`` never equal to ``1``) or a
 
     {one_of: [a, b]}        {min: 10, max: 20}          {between: [t1, t2]} (inclusive)
     {after: t} {before: t}  {regex: "^Thu"}             {not: value}
-    {present: true|false}   {contains: x}
+    {present: true|false}   {contains: x}             {new_in: orders}
+
+``new_in`` holds when the value is the id of a record this call *inserted* into that table: a
+charge "for the order just placed", not for any old order of the customer.
 
 Field names may be dotted paths into nested values (``items.0.product_id``).
 """
@@ -21,8 +24,21 @@ from sandbox.diff import DiffRow
 from sandbox.task import Assertion
 
 MATCHER_KEYS = frozenset(
-    {"one_of", "min", "max", "between", "after", "before", "regex", "not", "present", "contains"}
+    {
+        "one_of",
+        "min",
+        "max",
+        "between",
+        "after",
+        "before",
+        "regex",
+        "not",
+        "present",
+        "contains",
+        "new_in",
+    }
 )
+Inserted = Mapping[str, set[str]]
 _ABSENT = object()
 
 
@@ -48,7 +64,16 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def match_value(matcher: Any, value: Any) -> bool:
+def inserted_ids(rows: list[DiffRow]) -> dict[str, set[str]]:
+    """Ids inserted per table in a diff (what ``new_in`` refers to)."""
+    out: dict[str, set[str]] = {}
+    for row in rows:
+        if row.op == "insert":
+            out.setdefault(row.table, set()).add(row.id)
+    return out
+
+
+def match_value(matcher: Any, value: Any, inserted: Inserted | None = None) -> bool:
     """Whether ``value`` (``_ABSENT`` if missing) satisfies ``matcher``."""
     if isinstance(matcher, Mapping) and matcher and set(matcher) <= MATCHER_KEYS:
         for key, arg in matcher.items():
@@ -60,7 +85,7 @@ def match_value(matcher: Any, value: Any) -> bool:
                 return False
             if key == "one_of" and not any(_same(v, value) for v in arg):
                 return False
-            if key == "not" and match_value(arg, value):
+            if key == "not" and match_value(arg, value, inserted):
                 return False
             if key == "min" and not (_number(value) and value >= arg):
                 return False
@@ -78,11 +103,13 @@ def match_value(matcher: Any, value: Any) -> bool:
                 return False
             if key == "contains" and not (isinstance(value, str | list) and arg in value):
                 return False
+            if key == "new_in" and value not in (inserted or {}).get(arg, set()):
+                return False
         return True
     return value is not _ABSENT and _same(matcher, value)
 
 
-def matches(assertion: Assertion, row: DiffRow) -> bool:
+def matches(assertion: Assertion, row: DiffRow, inserted: Inserted | None = None) -> bool:
     """Whether one diff row satisfies one assertion."""
     if row.op != assertion.op or row.table != assertion.table:
         return False
@@ -96,7 +123,7 @@ def matches(assertion: Assertion, row: DiffRow) -> bool:
         return False
     image = row.before if row.op == "delete" else row.after
     assert image is not None
-    return all(match_value(m, _lookup(image, f)) for f, m in assertion.where.items())
+    return all(match_value(m, _lookup(image, f), inserted) for f, m in assertion.where.items())
 
 
 def claim_rows(outcome: tuple[Assertion, ...], rows: list[DiffRow]) -> tuple[list[bool], set[int]]:
@@ -108,8 +135,11 @@ def claim_rows(outcome: tuple[Assertion, ...], rows: list[DiffRow]) -> tuple[lis
     """
     taken: set[int] = set()
     held: list[bool] = []
+    inserted = inserted_ids(rows)
     for assertion in outcome:
-        found = [i for i, row in enumerate(rows) if i not in taken and matches(assertion, row)]
+        found = [
+            i for i, row in enumerate(rows) if i not in taken and matches(assertion, row, inserted)
+        ]
         if assertion.count is not None:
             found = found[: assertion.count]
             held.append(len(found) == assertion.count)

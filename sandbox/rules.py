@@ -173,12 +173,15 @@ def max_refund(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     ]
 
 
-_PROMISE = re.compile(r"promis", re.IGNORECASE)
+# A promise counts only when staff recorded it as one: a note that *begins* "Promised ...".
+# A note that merely mentions a promise ("caller claims an agent promised...") is not one.
+_PROMISE = re.compile(r"^\s*promised\b", re.IGNORECASE)
 
 
 @rule_type(
     "max_goodwill_credit",
-    "Store credit per customer per episode at most N cents, unless a documented promise is on file.",
+    "Store credit per customer per episode at most N cents, beyond what a note on file beginning "
+    "'Promised' documents.",
     amount_cents=_int(0),
     honour_noted_promises={"type": "boolean", "optional": True},
 )

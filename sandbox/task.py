@@ -67,6 +67,8 @@ class Business:
     extra_tables: Mapping[str, TableSpec] = field(default_factory=dict)
     source: str = ""
     instructions: str = ""
+    # Changes allowed in every task of the business (a note on file...), on top of each task's.
+    allowed: tuple[Assertion, ...] = ()
 
     def fingerprint(self) -> dict[str, Any]:
         """Everything that affects scoring, as plain data (for ``task_version``)."""
@@ -79,6 +81,7 @@ class Business:
             "tools": list(self.tools),
             "seed": self.seed,
             "extra_tables": {k: [v.prefix, v.schema] for k, v in self.extra_tables.items()},
+            "allowed": [a.describe() + f" fields={a.fields} count={a.count}" for a in self.allowed],
         }
 
 
