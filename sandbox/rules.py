@@ -112,17 +112,15 @@ def _days_between(earlier: str, later: str) -> float:
     return (parse_time(later) - parse_time(earlier)) / timedelta(days=1)
 
 
-def _order_age_anchor(order: Mapping[str, Any]) -> str | None:
-    return order.get("delivered_at") or order.get("placed_at")
-
-
-@rule_type("refund_window", "Refunds only within N days of delivery (or placement).", days=_int(0))
+@rule_type("refund_window", "Refunds only within N days of delivery.", days=_int(0))
 def refund_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     for entry in ctx.ok("refund"):
         charge = ctx.record("payments", (entry.arguments or {}).get("payment_id"))
         order = ctx.record("orders", charge.get("order_id") if charge else None)
-        anchor = _order_age_anchor(order) if order else None
+        # The window runs from delivery: an order never delivered (cancelled, lost) is owed its
+        # money back whenever it was placed.
+        anchor = order.get("delivered_at") if order else None
         if anchor and _days_between(anchor, entry.time) > params["days"]:
             out.append(
                 Violation(
@@ -143,7 +141,7 @@ def return_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     out = []
     for entry in ctx.ok("start_return"):
         order = ctx.record("orders", (entry.arguments or {}).get("order_id"))
-        anchor = _order_age_anchor(order) if order else None
+        anchor = order.get("delivered_at") if order else None
         if anchor and _days_between(anchor, entry.time) > params["days"]:
             out.append(
                 Violation(
@@ -158,23 +156,33 @@ def return_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     return out
 
 
-@rule_type("max_refund", "No single refund above a limit without a person.", amount_cents=_int(0))
+@rule_type(
+    "max_refund",
+    "Refunds above a limit (per charge, all refunds of the call together) go to a person.",
+    amount_cents=_int(0),
+)
 def max_refund(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
-    return [
-        Violation(
-            "max_refund",
-            "accommodation",
-            f"refund of {e.arguments['amount_cents']} cents exceeds the {params['amount_cents']} limit",
-            e.seq,
-            _rows_of(e),
-        )
-        for e in ctx.ok("refund")
-        if (e.arguments or {}).get("amount_cents", 0) > params["amount_cents"]
-    ]
+    out = []
+    per_charge: dict[str, int] = {}
+    for entry in ctx.ok("refund"):
+        args = entry.arguments or {}
+        # Summed per charge, so two refunds of $100 are not a way around a $150 limit.
+        charge_id = args.get("payment_id", "")
+        per_charge[charge_id] = per_charge.get(charge_id, 0) + args.get("amount_cents", 0)
+        if per_charge[charge_id] > params["amount_cents"]:
+            out.append(
+                Violation(
+                    "max_refund",
+                    "escalation",
+                    f"refunded {per_charge[charge_id]} cents of {charge_id}; above "
+                    f"{params['amount_cents']} a person must decide",
+                    entry.seq,
+                    _rows_of(entry),
+                )
+            )
+    return out
 
 
-# A promise counts only when staff recorded it as one: a note that *begins* "Promised ...".
-# A note that merely mentions a promise ("caller claims an agent promised...") is not one.
 _PROMISE = re.compile(r"^\s*promised\b", re.IGNORECASE)
 
 
