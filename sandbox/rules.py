@@ -170,10 +170,12 @@ def max_refund(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
         charge_id = args.get("payment_id", "")
         per_charge[charge_id] = per_charge.get(charge_id, 0) + args.get("amount_cents", 0)
         if per_charge[charge_id] > params["amount_cents"]:
+            # Tagged an accommodation even when the money is owed: approving it is beyond the
+            # assistant's authority, which is what an unauthorized accommodation is.
             out.append(
                 Violation(
                     "max_refund",
-                    "escalation",
+                    "accommodation",
                     f"refunded {per_charge[charge_id]} cents of {charge_id}; above "
                     f"{params['amount_cents']} a person must decide",
                     entry.seq,
