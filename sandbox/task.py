@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from sandbox.canonical import content_hash
@@ -186,8 +187,12 @@ class Task:
     # The loader attaches the task's raw YAML mapping so the version hash covers every field.
     _raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
+    @cached_property
+    def _version(self) -> str:
+        # Hashing the whole business costs about a millisecond: once per task, not per episode.
+        fingerprint = {"business": self.business.fingerprint(), "task": self.fingerprint()}
+        return content_hash(fingerprint)[:16]
+
     def version(self) -> str:
         """Hash of the business and this task: results from different versions never mix."""
-        return content_hash({"business": self.business.fingerprint(), "task": self.fingerprint()})[
-            :16
-        ]
+        return self._version

@@ -20,13 +20,16 @@ def _offers(staff: dict[str, Any], service_id: str) -> bool:
     return not services or service_id in services
 
 
+def _minutes(clock: str) -> int:
+    return int(clock[:2]) * 60 + int(clock[3:5])
+
+
 def _working(staff: dict[str, Any], start: datetime, end: datetime) -> bool:
     hours = (staff.get("hours") or {}).get(weekday_key(start.date()))
     if not hours or start.date() != end.date():
         return False
-    opens = datetime.combine(start.date(), datetime.strptime(hours[0], "%H:%M").time())
-    closes = datetime.combine(start.date(), datetime.strptime(hours[1], "%H:%M").time())
-    return opens <= start and end <= closes
+    first, last = start.hour * 60 + start.minute, end.hour * 60 + end.minute
+    return _minutes(hours[0]) <= first and last <= _minutes(hours[1])
 
 
 def _booked_between(

@@ -15,7 +15,10 @@ def parse_time(text: str) -> datetime:
     text = text.strip()
     if len(text) > 16 and text[16] == ":":
         text = text[:16]
-    return datetime.strptime(text, TIME_FORMAT)
+    if len(text) != 16 or text[10] != "T":
+        raise ValueError(f"time data {text!r} does not match format 'YYYY-MM-DDTHH:MM'")
+    # fromisoformat is C and ~20x faster than strptime; the length check keeps the format strict.
+    return datetime.fromisoformat(text)
 
 
 def format_time(moment: datetime) -> str:
