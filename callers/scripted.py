@@ -2,7 +2,8 @@
 
 It says its script one line per assistant turn. A task may add ``reactions``
 (``{when: regex, say: ..., times: 1}``): when the assistant's last words match, the caller says
-that instead of its next line, at most ``times`` times -- pushing back after a refusal, say. When the assistant has just asked for an
+that first and keeps its next line for the turn after, at most ``times`` times -- pushing back
+after a refusal, say. When the assistant has just asked for an
 identity fact the caller knows (date of birth, postcode, phone...) and the next line does not
 already give it, it answers from ``knows`` first, so the script stays in step with assistants that
 verify at a different moment than the task author expected. When the script runs out it says

@@ -233,7 +233,7 @@ _LEXICON: dict[str, _KindLexicon] = {
             r"\bcharged\b",
             r"\bbilled\b",
             r"\b(?:taken|took) (?:the |a |an |your )?(?:[$£€][\d.,]+ )?(?:payment|deposit)\b",
-            rf"\bpayment\b{_NC}*?\b{_STATE} (?:now )?(?:taken|processed|made|received|completed|through)\b",
+            rf"\b(?:payment|deposit)\b{_NC}*?\b{_STATE} (?:now )?(?:taken|processed|made|received|completed|through|paid)\b",
             r"\bput (?:it|that|the \w+) on your card\b",
             r"\b(?:took|processed|collected) (?:the|your|a) (?:payment|deposit|fee)\b",
         ],
