@@ -253,6 +253,8 @@ _LEXICON: dict[str, _KindLexicon] = {
             r"\bmoney(?:'s| is| has been) (?:back|on its way)\b",
             r"\brefund\b{_NC}*\bshould (?:show|appear|arrive|land)\b",
             r"\byou'?ll (?:see|get|receive) (?:the|your|a) (?:\w+ )?refund\b",
+            r"\bput (?:the |your |a )?(?:[$£€][\d.,]+ )?refund through\b",
+            r"\byou'?ll see (?:the |your )?(?:[$£€][\d.,]+ )?back on your (?:card|account)\b",
         ],
         [r"\brefund\w*", r"\bmoney back\b", r"\breimburs\w*"],
     ),
