@@ -68,13 +68,14 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        table = Table(title="Businesses")
-        table.add_column("business")
-        table.add_column("tasks", justify="right")
-        for cell in COVERAGE_CELLS:
-            table.add_column(cell.replace("_", " "), justify="right")
+        # Cells down, businesses across: readable at 80 columns for any number of cells.
+        table = Table(title="Businesses: tasks per coverage cell")
+        table.add_column("coverage cell")
         for row in rows:
-            table.add_row(row["id"], str(row["tasks"]), *[str(v) for v in row["coverage"].values()])
+            table.add_column(row["id"], justify="right")
+        table.add_row("[bold]tasks[/]", *[str(row["tasks"]) for row in rows])
+        for cell in COVERAGE_CELLS:
+            table.add_row(cell.replace("_", " "), *[str(row["coverage"][cell]) for row in rows])
         Console().print(table)
 
     @group.command("show")
