@@ -11,7 +11,6 @@ Extended thinking is ``-M thinking=<budget tokens>`` (or ``adaptive``); effort i
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import replace
@@ -19,11 +18,11 @@ from typing import Any
 
 from adapters.clients import PerLoop
 from adapters.credentials import api_key
-from adapters.errors import ProviderError, UnsupportedOptionError
+from adapters.errors import UnsupportedOptionError
 from adapters.messages_api import SAMPLING_PARAMETERS, parse_message, request_params
 from adapters.options import COMMON_OPTIONS, Option, check_options
 from adapters.protocol import AssistantFactory, EpisodeContext
-from adapters.retry import RetryPolicy, call_with_retries, failure_from_sdk_error
+from adapters.retry import RetryPolicy, json_with_retries
 from adapters.sdk import import_sdk
 from adapters.types import AssistantTurn, TurnRequest
 from adapters.usage import messages_usage
@@ -144,26 +143,13 @@ class AnthropicAssistant:
         body = self.request_body(request)
         label = f"anthropic/{self.model}"
 
-        async def call() -> Any:
-            raw = await client.messages.with_raw_response.create(**body)
-            try:
-                return await raw.json()
-            except ValueError as exc:
-                raise ProviderError(
-                    f"{label}: the response body is not JSON ({exc})", status=raw.status_code
-                ) from exc
-
-        data = await call_with_retries(
-            call,
-            describe=lambda exc: failure_from_sdk_error(exc, anthropic),
+        data = await json_with_retries(
+            lambda: client.messages.with_raw_response.create(**body),
+            sdk=anthropic,
             policy=self._retry,
             label=label,
+            what="a message",
         )
-        if not isinstance(data, Mapping):
-            raise ProviderError(
-                f"{label}: expected a message JSON object, got {json.dumps(data)[:200]}",
-                status=200,
-            )
         text, calls, state = parse_message(data, turn=len(request.messages))
         usage = messages_usage(data.get("usage"), self.model, data.get("model"))
         return AssistantTurn(text=text, tool_calls=calls, usage=usage, provider_state=state)

@@ -36,7 +36,7 @@ from adapters.openai_models import (
 )
 from adapters.options import COMMON_OPTIONS, Option, check_options
 from adapters.protocol import AssistantFactory, EpisodeContext
-from adapters.retry import RetryPolicy, call_with_retries, failure_from_sdk_error
+from adapters.retry import RetryPolicy, json_with_retries
 from adapters.sdk import import_sdk
 from adapters.types import AssistantTurn, TurnRequest
 from adapters.usage import chat_completions_usage
@@ -147,20 +147,12 @@ class OpenAIChatAssistant:
         body = self.request_body(request)
         label = f"openai/{self.model}"
 
-        async def call() -> Any:
-            raw = await client.chat.completions.with_raw_response.create(**body)
-            try:
-                return raw.http_response.json()
-            except ValueError as exc:
-                raise ProviderError(
-                    f"{label}: the response body is not JSON ({exc})", status=raw.status_code
-                ) from exc
-
-        data = await call_with_retries(
-            call,
-            describe=lambda exc: failure_from_sdk_error(exc, openai),
+        data = await json_with_retries(
+            lambda: client.chat.completions.with_raw_response.create(**body),
+            sdk=openai,
             policy=self._retry,
             label=label,
+            what="a chat completion",
         )
         return turn_from_chat_data(data, request, label=label, model=self.model)
 

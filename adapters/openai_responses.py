@@ -7,15 +7,13 @@ OpenAI keeping the conversation. Wire shapes are in :mod:`adapters.responses_api
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from adapters.clients import PerLoop
-from adapters.errors import ProviderError
 from adapters.openai_models import is_reasoning_model
 from adapters.responses_api import parse_response, request_params
-from adapters.retry import RetryPolicy, call_with_retries, failure_from_sdk_error
+from adapters.retry import RetryPolicy, json_with_retries
 from adapters.sdk import import_sdk
 from adapters.types import AssistantTurn, TurnRequest
 from adapters.usage import responses_usage
@@ -59,26 +57,13 @@ class OpenAIResponsesAssistant:
         body = self.request_body(request)
         label = f"openai/{self.model}"
 
-        async def call() -> Any:
-            raw = await client.responses.with_raw_response.create(**body)
-            try:
-                return raw.http_response.json()
-            except ValueError as exc:
-                raise ProviderError(
-                    f"{label}: the response body is not JSON ({exc})", status=raw.status_code
-                ) from exc
-
-        data = await call_with_retries(
-            call,
-            describe=lambda exc: failure_from_sdk_error(exc, openai),
+        data = await json_with_retries(
+            lambda: client.responses.with_raw_response.create(**body),
+            sdk=openai,
             policy=self._retry,
             label=label,
+            what="a response",
         )
-        if not isinstance(data, Mapping):
-            raise ProviderError(
-                f"{label}: expected a response JSON object, got {json.dumps(data)[:200]}",
-                status=200,
-            )
         text, calls, state = parse_response(data, turn=len(request.messages))
         usage = responses_usage(data.get("usage"), self.model, data.get("model"))
         return AssistantTurn(text=text, tool_calls=calls, usage=usage, provider_state=state)

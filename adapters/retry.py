@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import random
 import re
 import time
@@ -295,3 +296,32 @@ def _error_message(body: Any) -> str | None:
 
 def _as_str(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+async def json_with_retries(
+    create: Callable[[], Awaitable[Any]], *, sdk: Any, policy: RetryPolicy, label: str, what: str
+) -> Mapping[str, Any]:
+    """Send an SDK request for its raw JSON body, retried per ``policy``.
+
+    ``create`` makes one ``with_raw_response`` call. The body is read as JSON ourselves (rather
+    than through the SDK's models) so fields the SDK does not know yet survive; a body that is
+    not a JSON object is a :class:`ProviderError` naming ``what`` was expected.
+    """
+
+    async def call() -> Any:
+        raw = await create()
+        try:
+            return raw.http_response.json()
+        except ValueError as exc:
+            raise ProviderError(
+                f"{label}: the response body is not JSON ({exc})", status=raw.status_code
+            ) from exc
+
+    data = await call_with_retries(
+        call, describe=lambda exc: failure_from_sdk_error(exc, sdk), policy=policy, label=label
+    )
+    if not isinstance(data, Mapping):
+        raise ProviderError(
+            f"{label}: expected {what} JSON object, got {json.dumps(data)[:200]}", status=200
+        )
+    return data
