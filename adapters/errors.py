@@ -12,6 +12,8 @@ from scores, and re-run by ``--resume``. It is never the model's fault. Every ot
 
 from __future__ import annotations
 
+from adapters.redact import redact
+
 
 class AdapterError(Exception):
     """A problem in how an adapter was asked for or set up."""
@@ -37,6 +39,7 @@ class ProviderError(AdapterError):
     """
 
     def __init__(self, message: str, *, status: int | None = None, attempts: int = 1) -> None:
-        super().__init__(message)
+        # The message is recorded with the episode: never let an echoed credential through.
+        super().__init__(redact(message))
         self.status = status
         self.attempts = attempts

@@ -139,6 +139,8 @@ def parse_message(
         block = dict(raw)
         kind = block.get("type")
         if kind == "text":
+            if not block.get("text"):
+                continue  # the API refuses an empty text block when it is sent back
             texts.append(str(block.get("text", "")))
         elif kind == "tool_use":
             block["id"] = call_id(block.get("id"), turn=turn, position=len(calls))

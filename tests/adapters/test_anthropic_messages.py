@@ -208,3 +208,17 @@ def test_tool_results_from_a_history_without_provider_state_still_pair_up(server
     )
     respond(assistant(server, ANTHROPIC, retry), TurnRequest(SYSTEM, TOOLS, history))
     assert server.requests[-1].status == 200
+
+
+def test_an_empty_text_block_is_not_kept_to_be_sent_back():
+    from adapters.messages_api import STATE_KEY, parse_message
+
+    data = {
+        "content": [
+            {"type": "text", "text": ""},
+            {"type": "tool_use", "id": "toolu_1", "name": "find_customer", "input": {}},
+        ]
+    }
+    text, calls, state = parse_message(data, turn=0)
+    assert text == "" and [c.id for c in calls] == ["toolu_1"]
+    assert [b["type"] for b in state[STATE_KEY]] == ["tool_use"]
