@@ -25,12 +25,20 @@ class Option:
     kind: Kind
     help: str
     choices: tuple[str, ...] = ()
+    # Bounds of a number: ``greater_than`` excludes its value, ``at_least`` includes it.
+    greater_than: float | None = None
+    at_least: float | None = None
 
 
 # Options every provider adapter takes: they shape how we call, not what the model sees.
 COMMON_OPTIONS: tuple[Option, ...] = (
-    Option("timeout", "float", "seconds to wait for one response before retrying"),
-    Option("max_attempts", "int", "requests to make in all before giving up (retry budget)"),
+    Option("timeout", "float", "seconds to wait for one response before retrying", greater_than=0),
+    Option(
+        "max_attempts",
+        "int",
+        "requests to make in all before giving up (retry budget)",
+        at_least=1,
+    ),
 )
 
 
@@ -81,8 +89,23 @@ def check_options(
                 f"option {name!r} is not supported by {target}; supported options: {known}",
                 option=name,
             )
-        out[name] = _coerce(option, value, target)
+        out[name] = _check_bounds(option, _coerce(option, value, target), target)
     return out
+
+
+def _check_bounds(option: Option, value: Any, target: str) -> Any:
+    """``value`` if it is within the option's bounds (NaN never is)."""
+    unit = "an integer" if option.kind == "int" else "a number"
+    if option.greater_than is not None and not value > option.greater_than:
+        expected = f"{unit} greater than {option.greater_than:g}"
+    elif option.at_least is not None and not value >= option.at_least:
+        expected = f"{unit} of at least {option.at_least:g}"
+    else:
+        return value
+    raise UnsupportedOptionError(
+        f"option {option.name!r} for {target} expects {expected}, got {value!r}",
+        option=option.name,
+    )
 
 
 def _coerce(option: Option, value: Any, target: str) -> Any:
