@@ -99,6 +99,11 @@ class Rate:
         }
 
 
+def _used(usage: dict[str, Any]) -> bool:
+    """Whether a role did any work: requests or tokens (an agent may report only tokens)."""
+    return any(usage.get(k) for k in ("requests", "input_tokens", "output_tokens"))
+
+
 @dataclass(frozen=True)
 class UsageTotals:
     """Tokens and cost of one role (assistant, caller or judge) over a set of episodes.
@@ -130,7 +135,7 @@ class UsageTotals:
             self.reasoning_tokens + int(usage.get("reasoning_tokens", 0)),
             self.requests + int(usage.get("requests", 0)),
             self.cost_usd + (cost or 0.0),
-            self.unknown_cost + (1 if cost is None and usage.get("requests", 0) else 0),
+            self.unknown_cost + (1 if cost is None and _used(usage) else 0),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -5,6 +5,7 @@ They are real implementations of the assistant protocol, the way a team's own ag
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 
@@ -59,3 +60,75 @@ class GarbledJudge:
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         return AssistantTurn("I think the assistant booked it.", usage=Usage(requests=1))
+
+
+class Tunable:
+    """The oracle, taking the options a hosted model would (``-M temperature=0``, headers)."""
+
+    def __init__(
+        self,
+        context: EpisodeContext,
+        temperature: float = 0.0,
+        headers: dict | None = None,
+        timeout: float | None = None,
+        base_url: str | None = None,
+    ) -> None:
+        self.inner = reference_factory("oracle")(context)
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        return await self.inner.respond(request)
+
+
+class TokensOnly:
+    """The oracle reporting tokens but neither requests nor a price, as some agents do."""
+
+    def __init__(self, context: EpisodeContext) -> None:
+        self.inner = reference_factory("oracle")(context)
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        turn = await self.inner.respond(request)
+        return AssistantTurn(turn.text, turn.tool_calls, Usage(input_tokens=100, output_tokens=20))
+
+
+class HangUp:
+    """A simulated caller's model that says goodbye at once."""
+
+    def __init__(self, context: EpisodeContext) -> None:
+        pass
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        return AssistantTurn("Thanks, goodbye.", usage=Usage(requests=1, cost_usd=0.0))
+
+
+# Task ids (comma-separated) where BuggyOracle trips over its own bug.
+BUG_ENV = "OPSBENCH_TEST_BUG_TASKS"
+# Filled by BuggyOracle when its bug fires; WaitsForBug waits for it.
+BUGS_RAISED: list[str] = []
+
+
+class BuggyOracle:
+    """The oracle with a bug (a KeyError, as from a malformed provider reply) on some tasks."""
+
+    def __init__(self, context: EpisodeContext) -> None:
+        self.context = context
+        self.inner = reference_factory("oracle")(context)
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        if self.context.task_id in os.environ.get(BUG_ENV, "").split(","):
+            BUGS_RAISED.append(self.context.task_id)
+            return {}["choices"]
+        return await self.inner.respond(request)
+
+
+class WaitsForBug:
+    """The oracle, whose first answer waits until BuggyOracle's bug fired: still in flight."""
+
+    def __init__(self, context: EpisodeContext) -> None:
+        self.inner = reference_factory("oracle")(context)
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        for _ in range(100_000):
+            if BUGS_RAISED:
+                break
+            await asyncio.sleep(0)
+        return await self.inner.respond(request)

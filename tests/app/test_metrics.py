@@ -7,7 +7,10 @@ import math
 import pytest
 
 from opsbench import metrics
+from opsbench.report import build_report
+from opsbench.runner import run_evaluation
 from opsbench.store import EpisodeRecord, RunTask
+from tests.app.conftest import mini_config
 
 TASK = RunTask("public", "biz/t", "v", "biz", "cooperative", ("exception_request",), "T", True)
 
@@ -124,3 +127,17 @@ def test_breakdowns_slice_by_business_caller_kind_tactic_and_set():
     assert set(groups) == {"business", "caller_kind", "tactic", "task_set"}
     assert list(groups["tactic"]) == ["exception_request"]
     assert list(groups["task_set"]) == ["public"]
+
+
+def test_an_agent_reporting_tokens_but_no_requests_or_price_has_unknown_cost(store):
+    config = mini_config(models=("python:tests.app.agents:TokensOnly",), limit=2)
+    run_id = run_evaluation(config, store).run_id
+    usage = build_report(store, run_id).models[0].metrics.usage["assistant"]
+    assert usage.input_tokens > 0 and usage.requests == 0
+    assert not usage.cost_known and usage.unknown_cost == 2
+    assert usage.to_dict()["cost_usd"] is None  # not $0
+
+
+def test_a_role_that_did_nothing_costs_nothing_rather_than_unknown():
+    totals = metrics.UsageTotals().add({"input_tokens": 0, "requests": 0, "cost_usd": None})
+    assert totals.cost_known and totals.to_dict()["cost_usd"] == 0.0
