@@ -6,7 +6,8 @@
     │   ├── StoreLockedError   another process holds the store's write lock
     │   └── StoreVersionError  the store was written by a newer OpsBench
     ├── RunNotFoundError       no run or episode with that id in the store
-    └── ResumeRefusedError     the tasks changed since the run started; results would mix versions
+    ├── ResumeRefusedError     resuming would change what the run measures (tasks, caller, options)
+    └── AgentCrashError        an agent (or the harness) raised during an episode: the run stopped
 
 Episode-level failures (a provider that cannot be reached) are not exceptions at this level:
 they are recorded as ``infrastructure_error`` episodes and re-run by ``--resume``.
@@ -40,4 +41,27 @@ class RunNotFoundError(OpsbenchError):
 
 
 class ResumeRefusedError(OpsbenchError):
-    """A run cannot be resumed because its tasks changed since it started."""
+    """A run cannot be resumed without changing what it measures (its tasks, caller, options)."""
+
+
+class AgentCrashError(OpsbenchError):
+    """An episode raised something other than a provider failure: a bug, fatal to the run.
+
+    The run stops cleanly: episodes already finished stay stored, and ``--resume`` continues
+    once the bug is fixed. The traceback goes to the ``opsbench`` logger (the run log).
+    """
+
+    def __init__(
+        self, run_id: str, model: str, task_id: str, trial: int, error: BaseException, ran: int
+    ) -> None:
+        what = " ".join(f"{type(error).__name__}: {error}".split())
+        super().__init__(
+            f"run {run_id} stopped: {model} raised {what} in {task_id} trial {trial} (a bug in "
+            f"the agent or the harness, not a provider failure); {ran} episodes finished and "
+            f"are stored, `opsbench run --resume {run_id}` continues once it is fixed"
+        )
+        self.run_id = run_id
+        self.model = model
+        self.task_id = task_id
+        self.trial = trial
+        self.error = error

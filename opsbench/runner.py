@@ -19,6 +19,7 @@ import fnmatch
 import importlib.util
 import json
 import logging
+import re
 import secrets
 import socket
 import subprocess
@@ -37,11 +38,11 @@ from adapters.types import Usage
 from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
 from callers.fidelity import check_fidelity
 from opsbench import __version__
-from opsbench.errors import OpsbenchError, ResumeRefusedError, SelectionError
+from opsbench.errors import AgentCrashError, OpsbenchError, ResumeRefusedError, SelectionError
 from opsbench.judge import JudgeError, judge_episode
 from opsbench.ratelimit import RateLimiter, rate_limited
 from opsbench.store import NewEpisode, RunRecord, RunTask, Status, Store
-from sandbox.canonical import content_hash
+from sandbox.canonical import canonical_json, content_hash
 from sandbox.diff import diff
 from sandbox.episode import CallerFactory, EpisodeResult, Limits, run_episode
 from sandbox.scorer import score_episode
@@ -49,8 +50,14 @@ from sandbox.task import Task
 
 log = logging.getLogger("opsbench.runner")
 DEFAULT_MODELS: tuple[str, ...] = tuple(f"reference/{flaw}" for flaw in FLAWS)
-# Option names whose values are never written to the store, a report or a log.
-_SECRET_WORDS = ("key", "token", "secret", "password", "authorization")
+# Words of option names whose values are never written to the store, a report or a log.
+_SECRET_WORDS = frozenset(
+    ("key", "token", "secret", "password", "passwd", "authorization", "auth", "cookie")
+)
+_SECRET_JOINED = frozenset(("apikey", "accesstoken", "authtoken", "secretkey", "xapikey"))
+# Secret-shaped values under innocent names: bearer tokens and provider keys.
+_SECRET_SHAPES = re.compile(r"(?i:bearer)\s+\S+|\bsk-[A-Za-z0-9_-]{6,}")
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://\S+$")
 REDACTED = "<redacted>"
 
 
@@ -104,6 +111,8 @@ class RunConfig:
             raise SelectionError(f"--concurrency must be at least 1, got {self.concurrency}")
         if not self.models:
             raise SelectionError("no model given: pass --model, e.g. --model reference/oracle")
+        # A model named twice is one model: planning, storing and reporting all count it once.
+        object.__setattr__(self, "models", tuple(dict.fromkeys(self.models)))
 
     @property
     def limits(self) -> Limits:
@@ -136,8 +145,11 @@ class RunConfig:
         values = dict(data)
         for name in ("models", "sets", "businesses", "tasks", "tags"):
             values[name] = tuple(values.get(name, ()))
-        # A redacted option cannot be replayed; the adapter falls back to its environment.
-        values["options"] = {k: v for k, v in values.get("options", {}).items() if v != REDACTED}
+        # A redacted option (or one holding a redacted secret) cannot be replayed; the adapter
+        # falls back to its environment unless the user gives it again.
+        values["options"] = {
+            k: v for k, v in values.get("options", {}).items() if not _contains_redacted(v)
+        }
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in values.items() if k in known})
 
@@ -148,10 +160,50 @@ def _set_for_storage(text: str) -> str:
 
 
 def redact_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """``options`` with the values of secret-looking names (``api_key``, ``token``) replaced."""
-    return {
-        k: REDACTED if any(w in k.lower() for w in _SECRET_WORDS) else v for k, v in options.items()
-    }
+    """``options`` with secrets replaced by :data:`REDACTED`, at any depth.
+
+    A value is redacted whole when its name (a dict key, at any level) looks secret
+    (``api_key``, ``Authorization``, ``access_token``); inside other strings, bearer tokens and
+    ``sk-`` keys are replaced, and URL-looking strings lose their password and query.
+    """
+    return {k: _redact_value(k, v) for k, v in options.items()}
+
+
+def is_secret_name(name: str) -> bool:
+    """``api_key``, ``x-api-key``, ``Authorization``, ``access_token``; not ``max_tokens``."""
+    lowered = str(name).lower()
+    words = set(re.split(r"[^a-z0-9]+", lowered))
+    return bool(words & _SECRET_WORDS) or lowered.replace("-", "").replace("_", "") in (
+        _SECRET_JOINED
+    )
+
+
+def redact_text(text: str) -> str:
+    """``text`` with bearer tokens and ``sk-`` keys replaced; a URL loses password and query."""
+    text = _SECRET_SHAPES.sub(REDACTED, text)
+    if _URL.match(text.strip()):
+        text = redact_url(text.strip()) or text
+    return text
+
+
+def _redact_value(name: Any, value: Any) -> Any:
+    if name is not None and is_secret_name(name):
+        return REDACTED
+    if isinstance(value, Mapping):
+        return {k: _redact_value(k, v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_redact_value(None, v) for v in value]
+    if isinstance(value, str):
+        return redact_text(value)
+    return value
+
+
+def _contains_redacted(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return any(_contains_redacted(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_contains_redacted(v) for v in value)
+    return isinstance(value, str) and REDACTED in value
 
 
 def redact_url(url: str | None) -> str | None:
@@ -235,11 +287,30 @@ def check_reachable(base_url: str | None, timeout_s: float = 3.0) -> None:
         ) from None
 
 
+def task_sets(texts: Sequence[str]) -> list[TaskSet]:
+    """The distinct task sets of ``--set`` values; one label must name one directory.
+
+    The same set given twice counts once. Two different directories under one label would
+    mix their results (and collide in the store), so that is refused.
+    """
+    by_label: dict[str, TaskSet] = {}
+    for text in texts:
+        task_set = parse_task_set(text)
+        seen = by_label.setdefault(task_set.label, task_set)
+        if seen.path != task_set.path:
+            raise SelectionError(
+                f"two task sets are labelled {task_set.label!r} ({seen.path} and "
+                f"{task_set.path}): give each its own label, e.g. --set a={seen.path} "
+                f"--set b={task_set.path}"
+            )
+    return list(by_label.values())
+
+
 def select_tasks(config: RunConfig) -> list[tuple[str, Task]]:
     """The (set label, task) pairs a run covers, in a stable order."""
     selected: list[tuple[str, Task]] = []
-    for text in config.sets:
-        task_set = parse_task_set(text)
+    sets = task_sets(config.sets)
+    for task_set in sets:
         try:
             businesses, tasks = load_set(task_set.path)
         except LoadError as exc:
@@ -250,7 +321,7 @@ def select_tasks(config: RunConfig) -> list[tuple[str, Task]]:
             ) from None
         known = [b.id for b in businesses]
         unknown = [b for b in config.businesses if b not in known]
-        if unknown and len(config.sets) == 1:
+        if unknown and len(sets) == 1:
             raise SelectionError(
                 f"unknown business {', '.join(map(repr, unknown))} in {task_set.label}; "
                 f"known: {', '.join(known)}"
@@ -423,19 +494,32 @@ def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -
 
 
 def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
-    """Reload a run's config and tasks; refuse if any task changed since the run started.
+    """Reload a run's config and tasks; refuse anything that would change what it measures.
 
-    ``overrides`` may change how the run executes (``concurrency``, ``rpm``, ``tpm``), never what
-    it measures.
+    ``overrides`` may change how the run executes (``concurrency``, ``rpm``, ``tpm``, the
+    ``timeout`` and ``max_attempts`` model options), never what it measures: other model
+    options must repeat the run's values (a secret is compared redacted, so it may be given
+    again), ``base_url`` must be the run's (compared redacted), and the tasks and the
+    simulated caller must be as they were when the run started.
     """
     run = store.run(run_id)
     allowed = {"concurrency", "rpm", "tpm", "options", "base_url"}
     if set(overrides) - allowed:
-        raise SelectionError(
+        raise ResumeRefusedError(
             f"--resume cannot change {', '.join(sorted(set(overrides) - allowed))}; start a new run"
         )
-    config = replace(RunConfig.from_dict(run.config), **overrides)
-    assistants, caller, _, judge = _resolve(config)
+    stored = RunConfig.from_dict(run.config)
+    options = _resume_options(run, dict(overrides.pop("options", None) or {}), stored.options)
+    base_url = overrides.pop("base_url", None)
+    if base_url and redact_url(base_url) != run.config.get("base_url"):
+        raise ResumeRefusedError(
+            f"cannot resume {run.id} against --base-url {redact_url(base_url)}: it ran against "
+            f"{run.config.get('base_url') or 'the providers themselves (no --base-url)'}, and "
+            "results from different servers must not mix; start a new run instead"
+        )
+    config = replace(stored, options=options, base_url=base_url or stored.base_url, **overrides)
+    assistants, caller, identity, judge = _resolve(config)
+    _check_caller_identity(run, identity)
     loaded: dict[tuple[str, str], Task] = {}
     for text in config.sets:
         task_set = parse_task_set(text)
@@ -466,6 +550,53 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
             + ". Start a new run instead."
         )
     return Prepared(run, config, selected, assistants, caller, judge)
+
+
+# Model options that change how a provider is called, not what is measured: --resume may change
+# them (e.g. a longer timeout for a slow provider).
+RESUMABLE_OPTIONS = frozenset(("timeout", "max_attempts"))
+
+
+def _resume_options(
+    run: RunRecord, given: dict[str, Any], replayable: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The run's options with the ``-M`` values given on resume; refuses measured changes."""
+    recorded = run.config.get("options", {})
+    changed = []
+    for name, value in given.items():
+        if name in RESUMABLE_OPTIONS:
+            continue
+        shown = redact_options({name: value})[name]
+        if name not in recorded or shown != recorded[name]:
+            before = json.dumps(recorded[name]) if name in recorded else "not set"
+            changed.append(f"{name}: {before} -> {json.dumps(shown)}")
+    if changed:
+        raise ResumeRefusedError(
+            f"cannot resume {run.id} with different model options ({'; '.join(changed)}): "
+            f"only {' and '.join(sorted(RESUMABLE_OPTIONS))} may change on --resume, the others "
+            "change what is measured; start a new run instead"
+        )
+    return {**replayable, **given}
+
+
+def _check_caller_identity(run: RunRecord, identity: Mapping[str, Any]) -> None:
+    """Refuse to resume when the simulated caller is not the one the run started with."""
+    recorded = run.config.get("caller_identity")
+    if recorded is None:  # a run stored before caller identities were recorded
+        return
+    current = json.loads(canonical_json(dict(identity)))
+    if current == recorded:
+        return
+    changed = [
+        f"{name}: {json.dumps(recorded.get(name))} -> {json.dumps(current.get(name))}"
+        for name in sorted(set(recorded) | set(current))
+        if recorded.get(name) != current.get(name)
+    ]
+    raise ResumeRefusedError(
+        f"cannot resume {run.id}: the simulated caller changed since it started "
+        f"({'; '.join(changed)}), and results from different callers must not mix; start a "
+        "new run instead"
+    )
 
 
 def plan(prepared: Prepared) -> list[EpisodeKey]:
@@ -573,18 +704,40 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
             todo[key.model].append(key)
     observer.started(prepared.run.id, {m: len(v) for m, v in todo.items()}, skipped)
     log.info(
-        "run %s: %d episodes to run, %d already done; config %s",
+        "run %s: %d episodes to run, %d already done; concurrency %d, rpm %s, tpm %s; config %s",
         prepared.run.id,
         sum(len(v) for v in todo.values()),
         sum(skipped.values()),
+        config.concurrency,
+        config.rpm,
+        config.tpm,
         json.dumps(prepared.run.config, sort_keys=True),
     )
     statuses: dict[str, int] = {}
 
+    # A bug in an agent or in the harness (anything but a provider failure, which run_episode
+    # records as an infrastructure error) stops the run: no new episode starts, the ones in
+    # flight finish and are stored, then AgentCrashError names the episode that failed.
+    crashed: list[tuple[EpisodeKey, Exception]] = []
+
     async def worker(model: str, queue: list[EpisodeKey], assistant: AssistantFactory) -> None:
-        while queue:
+        while queue and not crashed:
             key = queue.pop(0)
-            episode = await run_one(prepared, key, assistant)
+            try:
+                episode = await run_one(prepared, key, assistant)
+            except Exception as exc:
+                log.error(
+                    "run %s stopped: %s, %s trial %d raised %s: %s",
+                    prepared.run.id,
+                    model,
+                    key.task.id,
+                    key.trial,
+                    type(exc).__name__,
+                    exc,
+                    exc_info=exc,
+                )
+                crashed.append((key, exc))
+                return
             episode_ref = store.record_episode(prepared.run.id, episode)
             if episode.status != "scored":
                 log.warning(
@@ -622,6 +775,9 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     await asyncio.gather(*workers)
     ran = sum(statuses.values())
     log.info("run %s: ran %d episodes: %s", prepared.run.id, ran, statuses)
+    if crashed:
+        key, exc = crashed[0]
+        raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, exc, ran)
     return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses)
 
 

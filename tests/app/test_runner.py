@@ -190,3 +190,28 @@ def test_a_judge_answering_in_prose_makes_an_infrastructure_error(store: Store):
 def test_the_public_set_is_the_default_set():
     assert RunConfig().sets == ("public",) and RunConfig().models == DEFAULT_MODELS
     assert MINI_SET.endswith("mini")
+
+
+def test_the_same_task_set_given_twice_counts_once(store: Store):
+    config = mini_config(models=("reference/oracle",), sets=(MINI_SET, MINI_SET, f"heldout={MINI}"))
+    outcome = run_evaluation(config, store)
+    assert outcome.planned == len(MINI_TASKS)
+    assert len(store.episodes(outcome.run_id)) == len(MINI_TASKS)
+
+
+def test_two_directories_under_one_label_are_refused_before_the_run(store: Store, tmp_path: Path):
+    copy = tmp_path / "copy"
+    shutil.copytree(MINI, copy)
+    with pytest.raises(SelectionError, match="two task sets are labelled 'heldout'") as info:
+        run_evaluation(mini_config(sets=(MINI_SET, str(copy))), store)
+    assert f"--set a={MINI} --set b={copy}" in str(info.value)
+    assert store.run_ids() == []
+
+
+def test_a_model_named_twice_is_planned_stored_and_reported_once(store: Store):
+    config = mini_config(models=("reference/oracle", "reference/oracle"), limit=2)
+    assert config.models == ("reference/oracle",)
+    outcome = run_evaluation(config, store)
+    assert outcome.planned == 2
+    report = build_report(store, outcome.run_id)
+    assert report.planned == len(report.episodes) == 2
