@@ -4,6 +4,11 @@ A threshold ``name=value`` means "at least this good": ``>=`` for metrics where 
 better (pass, completion, ...), ``<=`` for those where lower is better (collateral,
 confident_partial, ...). An explicit operator (``>=``, ``<=``, ``>``, ``<``) says it outright.
 Every model of the run must meet every threshold; a model with no scored episode fails.
+
+Rates leave infrastructure errors out, so a run whose provider was down for most tasks could
+pass on the few episodes that ran. The gate therefore also fails a model with infrastructure
+errors or with planned episodes missing from the store, unless the user opts out
+(``allow_errors``, ``--allow-errors`` on the command line) to gate on the scored episodes alone.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
     ">": operator.gt,
     "<": operator.lt,
 }
-_THRESHOLD = re.compile(r"^\s*([a-z_]+(?:\^\d+)?)\s*(>=|<=|>|<|=)\s*([0-9.]+)\s*$")
+_THRESHOLD = re.compile(r"^\s*([a-z_]+(?:\^\d+)?)\s*(>=|<=|>|<|=)\s*(\d+(?:\.\d*)?|\.\d+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -40,11 +45,16 @@ class Threshold:
 
 @dataclass(frozen=True)
 class GateFailure:
+    """A threshold a model missed, or (``threshold`` None) why its scores cannot be trusted."""
+
     model: str
-    threshold: Threshold
+    threshold: Threshold | None
     found: float | None
+    reason: str | None = None
 
     def __str__(self) -> str:
+        if self.threshold is None:
+            return f"{self.model}: {self.reason}"
         found = "no scored episodes" if self.found is None else f"{self.found:.4f}"
         return f"{self.model}: {self.threshold.metric} is {found}, required {self.threshold}"
 
@@ -71,9 +81,17 @@ def parse_thresholds(text: str) -> list[Threshold]:
     return thresholds
 
 
-def check(report: Report, thresholds: list[Threshold]) -> list[GateFailure]:
-    """Every (model, threshold) the run does not meet."""
+def check(
+    report: Report, thresholds: list[Threshold], *, allow_errors: bool = False
+) -> list[GateFailure]:
+    """Every (model, threshold) the run does not meet.
+
+    With thresholds, a model with infrastructure errors or missing episodes fails too (its
+    rates cover only part of the run) unless ``allow_errors``.
+    """
     failures = []
+    if thresholds and not allow_errors:
+        failures.extend(incomplete(report))
     for model in report.models:
         for threshold in thresholds:
             value = model.metrics.rate(threshold.metric).value
@@ -82,8 +100,38 @@ def check(report: Report, thresholds: list[Threshold]) -> list[GateFailure]:
     return failures
 
 
+def incomplete(report: Report) -> list[GateFailure]:
+    """Models whose planned episodes are not all stored, or stored as infrastructure errors."""
+    trials = int(report.run.config.get("trials", 1))
+    planned = len(report.run.tasks) * trials
+    stored = {m.model: m.metrics for m in report.models}
+    names = list(dict.fromkeys([*report.run.config.get("models", []), *stored]))
+    failures = []
+    for name in names:
+        metrics = stored.get(name)
+        errors = metrics.infrastructure_errors if metrics else 0
+        missing = max(planned - (metrics.episodes if metrics else 0), 0)
+        if not errors and not missing:
+            continue
+        problems = []
+        if errors:
+            problems.append(f"{errors} infrastructure errors")
+        if missing:
+            problems.append(f"{missing} episodes not run")
+        reason = (
+            f"{' and '.join(problems)} of {planned} planned, so its rates cover only part of "
+            f"the run; finish it with `opsbench run --resume {report.run.id}`, or pass "
+            "--allow-errors to gate on the scored episodes alone"
+        )
+        failures.append(GateFailure(name, None, None, reason))
+    return failures
+
+
 def write_junit(report: Report, path: str | Path) -> None:
-    """JUnit XML: one test suite per model, one test case per task (all its trials)."""
+    """JUnit XML: one test suite per model, one test case per task (all its trials).
+
+    Parents of ``path`` are created, as for the HTML report.
+    """
     root = ET.Element("testsuites", name=f"opsbench {report.run.id}")
     for model in report.models:
         by_task: dict[tuple[str, str], list] = {}
@@ -122,4 +170,6 @@ def write_junit(report: Report, path: str | Path) -> None:
                     ET.SubElement(case, "skipped", message="caller error: not scored")
         for name, value in counts.items():
             suite.set(name, str(value))
-    ET.ElementTree(root).write(Path(path), encoding="utf-8", xml_declaration=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)

@@ -12,8 +12,10 @@ bytes.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -228,7 +230,13 @@ class Store:
                 raise StoreError(
                     f"no results store at {self.path}: run `opsbench run` first, or pass --store"
                 )
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError):  # a file where a directory should be
+                blocker = next(p for p in self.path.parents if p.exists())
+                raise NotADirectoryError(
+                    errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(blocker)
+                ) from None
         try:
             self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -16,6 +16,14 @@ StoreOption = Annotated[
     ),
 ]
 DEFAULT_STORE_PATH = Path("opsbench-results") / "opsbench.db"
+AllowErrorsOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-errors",
+        help="Let --fail-under pass a run with infrastructure errors or missing episodes, "
+        "judging its scored episodes alone.",
+    ),
+]
 
 
 @contextmanager
@@ -34,6 +42,42 @@ def user_errors() -> Iterator[None]:
         for line in exc.problems:
             typer.echo(f"error: {line}", err=True)
         raise typer.Exit(2) from None
+    except OSError as exc:
+        # A file the user named (--store, --html, --junit, -o) cannot be created or written.
+        typer.echo(f"error: {os_error(exc)}", err=True)
+        raise typer.Exit(2) from None
+
+
+def os_error(exc: OSError) -> str:
+    """``<path>: <strerror>`` for an OSError about a file, else its text."""
+    if exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return exc.strerror or str(exc)
+
+
+def check_writable(path: Path | None) -> None:
+    """Raise the OSError that writing ``path`` later would raise, before any work is done.
+
+    Parents that do not exist yet are created when the file is written, so it is enough that
+    the nearest existing ancestor is a writable directory.
+    """
+    import errno
+    import os
+
+    if path is None:
+        return
+    if path.is_dir():
+        raise OSError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if path.exists():
+        with path.open("a", encoding="utf-8"):
+            return
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(ancestor))
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise OSError(errno.EACCES, os.strerror(errno.EACCES), str(ancestor))
 
 
 def finish_report(
@@ -43,10 +87,15 @@ def finish_report(
     html: Path | None,
     junit: Path | None,
     fail_under: str | None,
+    allow_errors: bool = False,
     breakdowns: bool = True,
     scorecard_only: bool = False,
 ) -> None:
-    """Render a report the ways asked for, then apply ``--fail-under`` to the exit status."""
+    """Render a report the ways asked for, then apply ``--fail-under`` to the exit status.
+
+    ``allow_errors`` lets a run with infrastructure errors or missing episodes pass the gate
+    on its scored episodes alone.
+    """
     import json
 
     from rich.console import Console
@@ -71,7 +120,7 @@ def finish_report(
     if junit is not None:
         gate.write_junit(report, junit)
         typer.echo(f"JUnit XML: {junit}", err=as_json)
-    failures = gate.check(report, thresholds)
+    failures = gate.check(report, thresholds, allow_errors=allow_errors)
     for failure in failures:
         typer.echo(f"fail-under: {failure}", err=True)
     if failures:

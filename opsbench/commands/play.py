@@ -86,7 +86,7 @@ def register(app: typer.Typer) -> None:
 
         directory = (root or PUBLIC_DIR) / business
         if not (directory / "business.yaml").exists():
-            known = sorted(p.name for p in (root or PUBLIC_DIR).glob("*/business.yaml"))
+            known = sorted(p.parent.name for p in (root or PUBLIC_DIR).glob("*/business.yaml"))
             raise fail(f"unknown business {business!r} in {root or PUBLIC_DIR}; known: {known}")
         try:
             found, tasks = load_business(directory)

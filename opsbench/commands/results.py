@@ -9,7 +9,14 @@ from typing import Annotated
 
 import typer
 
-from opsbench.commands._common import DEFAULT_STORE_PATH, StoreOption, finish_report, user_errors
+from opsbench.commands._common import (
+    DEFAULT_STORE_PATH,
+    AllowErrorsOption,
+    StoreOption,
+    check_writable,
+    finish_report,
+    user_errors,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -24,15 +31,25 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(help="Exit 1 unless e.g. pass=0.8,confident_partial<=0.01 holds."),
         ] = None,
+        allow_errors: AllowErrorsOption = False,
     ) -> None:
         """The scorecard with intervals, breakdowns, tokens and cost of a run."""
         from opsbench.report import build_report
         from opsbench.store import Store
 
         with user_errors():
+            check_writable(html)
+            check_writable(junit)
             with Store(store, create=False) as db:
                 built = build_report(db, run, full=html is not None)
-            finish_report(built, as_json=as_json, html=html, junit=junit, fail_under=fail_under)
+            finish_report(
+                built,
+                as_json=as_json,
+                html=html,
+                junit=junit,
+                fail_under=fail_under,
+                allow_errors=allow_errors,
+            )
 
     @app.command("compare")
     def compare(

@@ -8,7 +8,29 @@ from typing import Annotated, Any
 
 import typer
 
-from opsbench.commands._common import DEFAULT_STORE_PATH, StoreOption, finish_report, user_errors
+from opsbench.commands._common import (
+    DEFAULT_STORE_PATH,
+    AllowErrorsOption,
+    StoreOption,
+    check_writable,
+    finish_report,
+    user_errors,
+)
+
+# What decides what a run measures, by parameter name and flag. --resume finishes a run as it
+# was started, so none of them may be given with it.
+MEASUREMENT_FLAGS = {
+    "model": "--model",
+    "task_set": "--set",
+    "business": "--business",
+    "task": "--task",
+    "tags": "--tags",
+    "limit": "--limit",
+    "trials": "--trials",
+    "judge": "--judge",
+    "caller": "--caller",
+    "seed": "--seed",
+}
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -57,9 +79,13 @@ class ProgressDisplay:
         self.stats: dict[str, dict[str, Any]] = {}
         self.handler: logging.Handler | None = None
 
+    def log_path(self, run_id: str) -> Path:
+        """The run log: progress, episode errors and tracebacks."""
+        return self.log_dir / f"{run_id}.log"
+
     def started(self, run_id: str, todo: dict[str, int], done: dict[str, int]) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        self.handler = logging.FileHandler(self.log_dir / f"{run_id}.log", encoding="utf-8")
+        self.handler = logging.FileHandler(self.log_path(run_id), encoding="utf-8")
         self.handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
         logger = logging.getLogger("opsbench")
         logger.addHandler(self.handler)
@@ -90,15 +116,25 @@ class ProgressDisplay:
         self.progress.update(self.tasks[done.model], advance=1, stats=stats)
 
     def stop(self) -> None:
+        """Stop the display and close the run log; safe to call twice."""
         self.progress.stop()
         if self.handler is not None:
             logging.getLogger("opsbench").removeHandler(self.handler)
             self.handler.close()
+            self.handler = None
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the user set parameter ``name`` (on the command line or through its env var)."""
+    # Compared by name: typer may bring its own copy of click and of its ParameterSource enum.
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
+        ctx: typer.Context,
         model: Annotated[
             list[str],
             typer.Option(
@@ -156,10 +192,12 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(help="Exit 1 unless e.g. pass=0.8,confident_partial<=0.01 holds."),
         ] = None,
+        allow_errors: AllowErrorsOption = False,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
     ) -> None:
         """Run models × tasks × trials; with no arguments, the offline reference run."""
         from opsbench import gate
+        from opsbench.errors import AgentCrashError, ResumeRefusedError
         from opsbench.report import build_report
         from opsbench.runner import DEFAULT_MODELS, RunConfig, run_evaluation
         from opsbench.store import Store
@@ -167,37 +205,60 @@ def register(app: typer.Typer) -> None:
         with user_errors():
             if fail_under:
                 gate.parse_thresholds(fail_under)  # a typo fails now, not after the run
+            # An unwritable report path fails now too, not after an hour of episodes.
+            check_writable(html)
+            check_writable(junit)
             options = _options(model_option)
-            config = RunConfig(
-                models=_split(model) or DEFAULT_MODELS,
-                sets=tuple(task_set) or ("public",),
-                businesses=_split(business),
-                tasks=tuple(task),
-                tags=_split(tags),
-                limit=limit,
-                trials=trials,
-                caller=caller,
-                judge=judge,
-                seed=seed,
-                concurrency=concurrency,
-                rpm=rpm,
-                tpm=tpm,
-                options=options,
-                base_url=base_url,
-            )
             overrides: dict[str, Any] = {}
             if resume is not None:
-                overrides = {"concurrency": concurrency, "rpm": rpm, "tpm": tpm}
+                measured = [flag for name, flag in MEASUREMENT_FLAGS.items() if _given(ctx, name)]
+                if measured:
+                    raise ResumeRefusedError(
+                        f"--resume {resume} finishes the run as it was started; "
+                        f"{', '.join(measured)} would change what it measures, so "
+                        f"{'it' if len(measured) == 1 else 'they'} cannot be given with "
+                        "--resume: drop them, or start a new run"
+                    )
+                # Only what the user gives replaces the run's stored values.
+                for name, value in (("concurrency", concurrency), ("rpm", rpm), ("tpm", tpm)):
+                    if _given(ctx, name):
+                        overrides[name] = value
                 if options:
                     overrides["options"] = options
                 if base_url:
                     overrides["base_url"] = base_url
+                config = RunConfig()  # unused: the run's own config is reloaded
+            else:
+                config = RunConfig(
+                    models=_split(model) or DEFAULT_MODELS,
+                    sets=tuple(task_set) or ("public",),
+                    businesses=_split(business),
+                    tasks=tuple(task),
+                    tags=_split(tags),
+                    limit=limit,
+                    trials=trials,
+                    caller=caller,
+                    judge=judge,
+                    seed=seed,
+                    concurrency=concurrency,
+                    rpm=rpm,
+                    tpm=tpm,
+                    options=options,
+                    base_url=base_url,
+                )
             display = ProgressDisplay(quiet or as_json, store.parent / "logs")
-            with Store(store) as db:
+            # A resume opens the store it names and never creates one (a typo'd --store).
+            with Store(store, create=resume is None) as db:
                 try:
                     outcome = run_evaluation(
                         config, db, display, resume=resume, run_id=run_id, **overrides
                     )
+                except AgentCrashError as exc:
+                    display.stop()
+                    typer.echo(
+                        f"error: {exc}; traceback in {display.log_path(exc.run_id)}", err=True
+                    )
+                    raise typer.Exit(1) from None
                 finally:
                     display.stop()
                 if not quiet and not as_json and outcome.skipped:
@@ -209,6 +270,7 @@ def register(app: typer.Typer) -> None:
                 html=html,
                 junit=junit,
                 fail_under=fail_under,
+                allow_errors=allow_errors,
                 scorecard_only=True,
             )
             if not as_json:

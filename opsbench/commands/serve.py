@@ -166,3 +166,9 @@ def register(app: typer.Typer) -> None:
             asyncio.run(server.serve(ready=ready))
         except KeyboardInterrupt:
             typer.echo("stopped")
+        except OSError as exc:  # the port is taken, or not ours to bind
+            import os
+
+            why = os.strerror(exc.errno) if exc.errno else str(exc)
+            typer.echo(f"error: 127.0.0.1:{port}: {why}", err=True)
+            raise typer.Exit(2) from None
