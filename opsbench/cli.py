@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 # Typer's rich help imports markdown and syntax highlighting (~250 ms on every --help); plain help
@@ -65,16 +66,26 @@ def tools_list(
             "--format", "-f", help="Print the schemas as JSON in this shape instead of a table."
         ),
     ] = None,
+    business: Annotated[
+        str | None,
+        typer.Option(
+            "--business", "-b", help="Only this business's tools, as its assistant sees them."
+        ),
+    ] = None,
+    task_set: Annotated[
+        Path | None,
+        typer.Option("--set", help="Directory of businesses (default: the public set)."),
+    ] = None,
 ) -> None:
     """List the tools with their effect class, or print their schemas."""
     from tools import default_registry, formats
 
-    registry = default_registry()
+    registry = default_registry() if business is None else _business_registry(business, task_set)
     if format is None:
         from rich.console import Console
         from rich.table import Table
 
-        table = Table(title=f"{len(registry)} tools")
+        table = Table(title=f"{len(registry)} tools" + (f" of {business}" if business else ""))
         for column in ("tool", "effect", "inverse", "description"):
             table.add_column(column)
         for tool in registry:
@@ -87,6 +98,26 @@ def tools_list(
         "anthropic": formats.to_anthropic,
     }
     typer.echo(json.dumps(convert[format.value](registry.specs()), indent=2, ensure_ascii=False))
+
+
+def _business_registry(business: str, task_set: Path | None):  # type: ignore[no-untyped-def]
+    from businesses import PUBLIC_DIR, LoadError, load_business
+    from sandbox.episode import business_tools
+
+    root = task_set or PUBLIC_DIR
+    if not (root / business / "business.yaml").exists():
+        known = sorted(p.parent.name for p in root.glob("*/business.yaml"))
+        typer.echo(
+            f"error: no business {business!r} in {root}; known: {', '.join(known)}", err=True
+        )
+        raise typer.Exit(2)
+    try:
+        loaded, _ = load_business(root / business)
+    except LoadError as exc:
+        for line in exc.problems:
+            typer.echo(line, err=True)
+        raise typer.Exit(2) from None
+    return business_tools(loaded)
 
 
 # Command groups living in their own modules register themselves here (one line each).

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal, Protocol
@@ -28,7 +28,7 @@ from sandbox.ledger import LedgerEntry
 from sandbox.prompt import system_prompt
 from sandbox.state import State
 from sandbox.tables import STANDARD_TABLES
-from sandbox.task import Task
+from sandbox.task import Business, Task
 from sandbox.world import ToolCallRecord, World
 from tools import ToolRegistry, default_registry
 
@@ -163,14 +163,23 @@ def _business_tools(
     return default_registry().select(enabled).specialise({t: list(ids) for t, ids in catalogue})
 
 
+def business_tools(
+    business: Business, tables: Mapping[str, Mapping[str, Any]] | None = None
+) -> ToolRegistry:
+    """The tools ``business`` enables, their schemas listing its services and staff.
+
+    ``tables`` defaults to the business's seed data (a task's setup may add services).
+    """
+    tables = business.seed if tables is None else tables
+    catalogue = tuple((t, tuple(tables.get(t, {}))) for t in ("services", "staff") if t in tables)
+    return _business_tools(tuple(business.tools), catalogue)
+
+
 def build_world(task: Task, seed: int, tables: dict[str, dict[str, dict[str, Any]]]) -> World:
     """A fresh world for ``task`` from its initial tables."""
     business = task.business
     state = State(tables, {**STANDARD_TABLES, **business.extra_tables})
-    catalogue = tuple(
-        (t, tuple(state.tables[t])) for t in ("services", "staff") if state.has_table(t)
-    )
-    tools = _business_tools(tuple(business.tools), catalogue)
+    tools = business_tools(business, state.tables)
     faults = FaultInjector([Fault.from_dict(f) for f in task.faults], seed=f"{task.id}/{seed}")
     return World(state, tools, SimClock(task.now), faults)
 

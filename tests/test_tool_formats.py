@@ -105,3 +105,23 @@ def test_every_format_lists_every_tool(fmt):
 
 def test_printed_schemas_carry_no_internal_extension_keys():
     assert "x-table" not in json.dumps(_printed("json"))
+
+
+def test_a_business_sees_only_its_tools_with_its_service_ids():
+    from tests.helpers import MINI
+
+    result = CliRunner().invoke(
+        app, ["tools", "list", "-b", "mini_clinic", "--set", str(MINI), "-f", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    tools = {t["name"]: t for t in json.loads(result.output)}
+    assert "refund" not in tools and "reschedule_appointment" in tools
+    assert tools["list_availability"]["parameters"]["properties"]["service_id"]["enum"] == [
+        "SRV-1001",
+        "SRV-1002",
+    ]
+
+
+def test_an_unknown_business_is_one_clear_line():
+    result = CliRunner().invoke(app, ["tools", "list", "-b", "pizza_place"])
+    assert result.exit_code == 2 and "no business 'pizza_place'" in result.output
