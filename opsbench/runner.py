@@ -49,6 +49,8 @@ from sandbox.scorer import score_episode
 from sandbox.task import Task
 
 log = logging.getLogger("opsbench.runner")
+# HTTP statuses that mean the run is misconfigured (key, permission, model), not an outage.
+CONFIGURATION_STATUSES = frozenset({401, 403, 404})
 DEFAULT_MODELS: tuple[str, ...] = tuple(f"reference/{flaw}" for flaw in FLAWS)
 # Words of option names whose values are never written to the store, a report or a log.
 _SECRET_WORDS = frozenset(
@@ -433,6 +435,8 @@ class RunOutcome:
     ran: int
     skipped: int
     statuses: dict[str, int]
+    # Models stopped because their provider refused the key or the model, with why.
+    halted: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -719,9 +723,13 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     # records as an infrastructure error) stops the run: no new episode starts, the ones in
     # flight finish and are stored, then AgentCrashError names the episode that failed.
     crashed: list[tuple[EpisodeKey, Exception]] = []
+    # A provider that refuses the key, the permission or the model (401/403/404) will refuse
+    # every episode of that model: stop its queue instead of recording a run of identical
+    # errors. Its remaining episodes stay planned, so --resume finishes them once it is fixed.
+    halted: dict[str, str] = {}
 
     async def worker(model: str, queue: list[EpisodeKey], assistant: AssistantFactory) -> None:
-        while queue and not crashed:
+        while queue and not crashed and model not in halted:
             key = queue.pop(0)
             try:
                 episode = await run_one(prepared, key, assistant)
@@ -748,6 +756,18 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                     key.task.id,
                     key.trial,
                     episode.error or ", ".join(episode.result.get("caller_flags", [])),
+                )
+            if (
+                episode.status == "infrastructure_error"
+                and episode.result.get("error_status") in CONFIGURATION_STATUSES
+            ):
+                halted[model] = episode.error or "provider refused the request"
+                log.error(
+                    "%s: stopped after %s: %s; fix the key or model and --resume %s",
+                    model,
+                    key.task.id,
+                    halted[model],
+                    prepared.run.id,
                 )
             statuses[episode.status] = statuses.get(episode.status, 0) + 1
             tokens = sum(
@@ -778,7 +798,7 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     if crashed:
         key, exc = crashed[0]
         raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, exc, ran)
-    return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses)
+    return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, halted)
 
 
 def run_evaluation(

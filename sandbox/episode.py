@@ -113,6 +113,8 @@ class EpisodeResult:
     caller_usage: Usage
     caller_flags: list[str] = field(default_factory=list)
     error: str | None = None
+    # The provider's last HTTP status when an infrastructure error ended the episode.
+    error_status: int | None = None
     # Wall-clock time is kept apart from the result bytes: same seed, same bytes.
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -129,6 +131,7 @@ class EpisodeResult:
             "trial": self.trial,
             "endings": list(self.endings),
             "error": self.error,
+            "error_status": self.error_status,
             "transcript": [u.to_dict() for u in self.transcript],
             "trace": [t.to_dict() for t in self.trace],
             "ledger": [e.to_dict() for e in self.ledger],
@@ -204,6 +207,7 @@ async def run_episode(
     endings: list[Ending] = []
     flags: list[str] = []
     error: str | None = None
+    error_status: int | None = None
     model_seconds = 0.0
 
     for index, session in enumerate(task.sessions):
@@ -277,6 +281,7 @@ async def run_episode(
         except ProviderError as exc:
             ending = "infrastructure_error"
             error = f"{type(exc).__name__}: {exc}"
+            error_status = exc.status
         endings.append(ending or "caller_hung_up")
         if ending == "infrastructure_error":
             break
@@ -297,5 +302,6 @@ async def run_episode(
         caller_usage=caller_usage,
         caller_flags=flags,
         error=error,
+        error_status=error_status,
         timings={"total_s": total, "model_s": model_seconds, "harness_s": total - model_seconds},
     )

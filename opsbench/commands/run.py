@@ -261,6 +261,12 @@ def register(app: typer.Typer) -> None:
                     raise typer.Exit(1) from None
                 finally:
                     display.stop()
+                for model, why in outcome.halted.items():
+                    typer.echo(
+                        f"error: {model} stopped: {why}. Fix the key or the model name, then "
+                        f"`opsbench run --resume {outcome.run_id}`",
+                        err=True,
+                    )
                 if not quiet and not as_json and outcome.skipped:
                     typer.echo(f"{outcome.skipped} episodes already done, {outcome.ran} run")
                 report = build_report(db, outcome.run_id, full=html is not None)
@@ -278,3 +284,5 @@ def register(app: typer.Typer) -> None:
                     f"stored in {store} as run {outcome.run_id}; "
                     f"`opsbench report {outcome.run_id}` for breakdowns, --html for a browser"
                 )
+            if outcome.halted:
+                raise typer.Exit(1)

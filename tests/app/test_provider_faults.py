@@ -99,3 +99,21 @@ def test_a_planted_api_key_appears_nowhere(server, tmp_path: Path):
         assert PLANTED not in result.output
     log = (results / "logs" / f"{run_id}.log").read_text()
     assert "infrastructure_error" in log and "openai/local-test" in log
+
+
+def test_a_refused_key_stops_that_model_instead_of_failing_every_episode(server, tmp_path: Path):
+    server.reset()
+    server.inject(server_module.Fault.http(401, times=1))
+    db = str(tmp_path / "k.db")
+    args = ["run", "-m", "openai/local-test", "--set", MINI_SET, "--store", db, "-q"]
+    first = invoke(*args, "--concurrency", "1", "--base-url", server.openai_base_url, "--json")
+    assert first.exit_code == 1
+    assert "openai/local-test stopped" in first.stderr and "--resume" in first.stderr
+    report = json.loads(first.stdout)
+    metrics = report["models"][0]["metrics"]
+    assert metrics["infrastructure_errors"] == 1 and metrics["scored"] == 0
+
+    resumed = invoke("run", "--resume", report["run"]["id"], "--store", db, "-q", "--json")
+    assert resumed.exit_code == 0, resumed.output
+    metrics = json.loads(resumed.stdout)["models"][0]["metrics"]
+    assert (metrics["scored"], metrics["infrastructure_errors"]) == (len(MINI_TASKS), 0)
