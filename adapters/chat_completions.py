@@ -15,13 +15,19 @@ response). The shapes follow OpenAI's API reference for ``POST /v1/chat/completi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adapters.openai_models import is_reasoning_model
 from adapters.toolcalls import arguments_text, call_id
-from adapters.types import AssistantTurn, Message, ToolCall, ToolResult, TurnRequest
+from adapters.types import (
+    AssistantTurn,
+    Message,
+    ToolCall,
+    ToolResult,
+    TurnRequest,
+    is_error_content,
+)
 from tools.formats import to_openai
 from tools.registry import ToolSpec
 
@@ -135,7 +141,7 @@ def parse_request(body: Mapping[str, Any]) -> TurnRequest:
         if role == "tool":
             ref = str(raw.get("tool_call_id"))
             content = _text(raw.get("content"))
-            pending.append(ToolResult(ref, names.get(ref, ""), content, _looks_like_error(content)))
+            pending.append(ToolResult(ref, names.get(ref, ""), content, is_error_content(content)))
             continue
         flush()
         if role in ("system", "developer"):
@@ -164,15 +170,6 @@ def parse_request(body: Mapping[str, Any]) -> TurnRequest:
         if isinstance(t, Mapping) and isinstance(t.get("function"), Mapping)
     )
     return TurnRequest("\n\n".join(system), tools, tuple(messages))
-
-
-def _looks_like_error(content: str) -> bool:
-    # Chat Completions has no error flag; OpsBench tools report errors as {"error": {...}}.
-    try:
-        value = json.loads(content)
-    except (json.JSONDecodeError, TypeError):
-        return False
-    return isinstance(value, dict) and "error" in value
 
 
 def request_problems(body: Mapping[str, Any]) -> list[str]:

@@ -15,13 +15,19 @@ round-trip. Shapes follow OpenAI's API reference for ``POST /v1/responses``:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adapters.openai_models import is_reasoning_model
 from adapters.toolcalls import arguments_text, call_id
-from adapters.types import AssistantTurn, Message, ToolCall, ToolResult, TurnRequest
+from adapters.types import (
+    AssistantTurn,
+    Message,
+    ToolCall,
+    ToolResult,
+    TurnRequest,
+    is_error_content,
+)
 from tools.registry import ToolSpec
 
 STATE_KEY = "openai_output"
@@ -172,7 +178,7 @@ def parse_request(body: Mapping[str, Any]) -> TurnRequest:
                 flush()
             ref = str(item.get("call_id"))
             output = _text(item.get("output"))
-            results.append(ToolResult(ref, names.get(ref, ""), output, _looks_like_error(output)))
+            results.append(ToolResult(ref, names.get(ref, ""), output, is_error_content(output)))
         elif kind in ("function_call", "reasoning") or (kind == "message" and role == "assistant"):
             if results:
                 flush()
@@ -201,14 +207,6 @@ def _text(content: Any) -> str:
             str(p.get("text", "")) for p in content if isinstance(p, Mapping) and "text" in p
         )
     return ""
-
-
-def _looks_like_error(content: str) -> bool:
-    try:
-        value = json.loads(content)
-    except (json.JSONDecodeError, TypeError):
-        return False
-    return isinstance(value, dict) and "error" in value
 
 
 def request_problems(body: Mapping[str, Any]) -> list[str]:

@@ -7,6 +7,7 @@ never sees a provider's wire format. What a provider needs back verbatim on the 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -49,6 +50,16 @@ class ToolResult:
             "content": self.content,
             "is_error": self.is_error,
         }
+
+
+def is_error_content(content: str) -> bool:
+    """Whether a tool result's text is OpsBench's ``{"error": {...}}`` (for wire formats, like
+    Chat Completions, that carry no error flag of their own)."""
+    try:
+        value = json.loads(content)
+    except (json.JSONDecodeError, TypeError):
+        return False
+    return isinstance(value, dict) and "error" in value
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,13 @@ AllowErrorsOption = Annotated[
     ),
 ]
 
+HtmlOption = Annotated[Path | None, typer.Option(help="Write the HTML report here.")]
+JunitOption = Annotated[Path | None, typer.Option(help="Write JUnit XML here.")]
+FailUnderOption = Annotated[
+    str | None,
+    typer.Option(help="Exit 1 unless e.g. pass=0.8,confident_partial<=0.01 holds."),
+]
+
 
 @contextmanager
 def user_errors() -> Iterator[None]:

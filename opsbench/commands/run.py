@@ -11,6 +11,9 @@ import typer
 from opsbench.commands._common import (
     DEFAULT_STORE_PATH,
     AllowErrorsOption,
+    FailUnderOption,
+    HtmlOption,
+    JunitOption,
     StoreOption,
     check_writable,
     finish_report,
@@ -186,12 +189,9 @@ def register(app: typer.Typer) -> None:
         run_id: Annotated[str | None, typer.Option(help="Id for the new run.", hidden=True)] = None,
         store: StoreOption = DEFAULT_STORE_PATH,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-        html: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
-        junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here.")] = None,
-        fail_under: Annotated[
-            str | None,
-            typer.Option(help="Exit 1 unless e.g. pass=0.8,confident_partial<=0.01 holds."),
-        ] = None,
+        html: HtmlOption = None,
+        junit: JunitOption = None,
+        fail_under: FailUnderOption = None,
         allow_errors: AllowErrorsOption = False,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
     ) -> None:
