@@ -23,7 +23,7 @@ from adapters.chat_completions import request_messages, request_tools
 from adapters.clients import PerLoop
 from adapters.credentials import api_key
 from adapters.openai_chat import turn_from_chat_data
-from adapters.options import COMMON_OPTIONS, Option, check_options
+from adapters.options import CHAT_OPTIONS, COMMON_OPTIONS, Option, check_options
 from adapters.protocol import AssistantFactory, EpisodeContext
 from adapters.retry import (
     CallFailure,
@@ -39,18 +39,7 @@ DEFAULT_TIMEOUT = 300.0
 
 OPTIONS: tuple[Option, ...] = (
     *COMMON_OPTIONS,
-    Option("temperature", "float", "sampling temperature"),
-    Option("top_p", "float", "nucleus sampling"),
-    Option("max_tokens", "int", "most tokens to generate per response"),
-    Option("seed", "int", "best-effort deterministic sampling"),
-    Option("stop", "str_list", "stop sequences"),
-    Option(
-        "reasoning_effort",
-        "str",
-        "how much a reasoning model thinks",
-        choices=("none", "minimal", "low", "medium", "high", "xhigh"),
-    ),
-    Option("parallel_tool_calls", "bool", "allow several tool calls per response"),
+    *CHAT_OPTIONS,
 )
 _PASSED_AS_IS = frozenset(o.name for o in OPTIONS) - {"timeout", "max_attempts"}
 

@@ -34,7 +34,7 @@ from adapters.openai_models import (
     is_reasoning_model,
     is_responses_only,
 )
-from adapters.options import COMMON_OPTIONS, Option, check_options
+from adapters.options import CHAT_OPTIONS, COMMON_OPTIONS, Option, check_options
 from adapters.protocol import AssistantFactory, EpisodeContext
 from adapters.retry import RetryPolicy, json_with_retries
 from adapters.sdk import import_sdk
@@ -46,18 +46,7 @@ DEFAULT_TIMEOUT = 300.0
 OPTIONS: tuple[Option, ...] = (
     *COMMON_OPTIONS,
     Option("api", "str", "which OpenAI API to call", choices=("chat", "responses")),
-    Option("temperature", "float", "sampling temperature"),
-    Option("top_p", "float", "nucleus sampling"),
-    Option("max_tokens", "int", "most tokens to generate per response"),
-    Option("seed", "int", "best-effort deterministic sampling"),
-    Option("stop", "str_list", "stop sequences"),
-    Option(
-        "reasoning_effort",
-        "str",
-        "how much a reasoning model thinks",
-        choices=("none", "minimal", "low", "medium", "high", "xhigh"),
-    ),
-    Option("parallel_tool_calls", "bool", "allow several tool calls per response"),
+    *CHAT_OPTIONS,
 )
 
 
@@ -112,8 +101,9 @@ def _default_api(model: str, base_url: str | None) -> str:
     return "chat"
 
 
-class OpenAIChatAssistant:
-    """An :class:`~adapters.protocol.Assistant` on Chat Completions via ``openai.AsyncOpenAI``."""
+class OpenAIAssistantBase:
+    """What the Chat Completions and Responses assistants share: the model, its per-event-loop
+    clients, the checked options and the retry policy."""
 
     def __init__(
         self, model: str, clients: PerLoop[Any], options: Mapping[str, Any], retry: RetryPolicy
@@ -123,6 +113,10 @@ class OpenAIChatAssistant:
         self._options = dict(options)
         self._retry = retry
         self._reasoning = is_reasoning_model(model)
+
+
+class OpenAIChatAssistant(OpenAIAssistantBase):
+    """An :class:`~adapters.protocol.Assistant` on Chat Completions via ``openai.AsyncOpenAI``."""
 
     def request_body(self, request: TurnRequest) -> dict[str, Any]:
         """The keyword arguments of ``chat.completions.create`` for ``request``."""

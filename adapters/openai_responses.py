@@ -7,13 +7,11 @@ OpenAI keeping the conversation. Wire shapes are in :mod:`adapters.responses_api
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from adapters.clients import PerLoop
-from adapters.openai_models import is_reasoning_model
+from adapters.openai_chat import OpenAIAssistantBase
 from adapters.responses_api import parse_response, request_params
-from adapters.retry import RetryPolicy, json_with_retries
+from adapters.retry import json_with_retries
 from adapters.sdk import import_sdk
 from adapters.types import AssistantTurn, TurnRequest
 from adapters.usage import responses_usage
@@ -24,17 +22,8 @@ NOT_ON_RESPONSES = {
 }
 
 
-class OpenAIResponsesAssistant:
+class OpenAIResponsesAssistant(OpenAIAssistantBase):
     """An :class:`~adapters.protocol.Assistant` on ``responses.create`` via ``AsyncOpenAI``."""
-
-    def __init__(
-        self, model: str, clients: PerLoop[Any], options: Mapping[str, Any], retry: RetryPolicy
-    ) -> None:
-        self.model = model
-        self._clients = clients
-        self._options = dict(options)
-        self._retry = retry
-        self._reasoning = is_reasoning_model(model)
 
     def request_body(self, request: TurnRequest) -> dict[str, Any]:
         """The keyword arguments of ``responses.create`` for ``request``."""

@@ -41,6 +41,22 @@ COMMON_OPTIONS: tuple[Option, ...] = (
     ),
 )
 
+# The sampling options of the OpenAI Chat Completions shape, which litellm speaks too.
+CHAT_OPTIONS: tuple[Option, ...] = (
+    Option("temperature", "float", "sampling temperature"),
+    Option("top_p", "float", "nucleus sampling"),
+    Option("max_tokens", "int", "most tokens to generate per response"),
+    Option("seed", "int", "best-effort deterministic sampling"),
+    Option("stop", "str_list", "stop sequences"),
+    Option(
+        "reasoning_effort",
+        "str",
+        "how much a reasoning model thinks",
+        choices=("none", "minimal", "low", "medium", "high", "xhigh"),
+    ),
+    Option("parallel_tool_calls", "bool", "allow several tool calls per response"),
+)
+
 
 def parse_model_options(pairs: Iterable[str]) -> dict[str, Any]:
     """``["temperature=0", "stop=[\\"END\\"]"]`` -> ``{"temperature": 0, "stop": ["END"]}``.
