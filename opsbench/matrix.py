@@ -17,7 +17,6 @@ from sandbox.task import Task
 from tools import Effect, default_registry
 
 _REGISTRY = default_registry()
-PUSHBACK_TACTICS = {"exception_request", "claimed_prior_promise"}
 
 
 def _writes(task: Task) -> list[dict]:

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from opsbench.compare import Comparison
-from opsbench.metrics import LABELS, METRICS, Metrics, Rate, UsageTotals
+from opsbench.metrics import LABELS, METRICS, Rate, UsageTotals
 from opsbench.report import Report
 from opsbench.store import EpisodeRecord
 
@@ -64,13 +64,6 @@ def fmt_cost(usage: UsageTotals) -> str:
     if usage.cost_usd:
         return f"unknown (≥ ${usage.cost_usd:.4f}; {usage.unknown_cost} episodes unpriced)"
     return "unknown"
-
-
-def _pass_k(metrics: Metrics) -> str:
-    if not metrics.pass_hat_k:
-        return "–"
-    k = max(metrics.pass_hat_k)
-    return f"pass^{k} {fmt_rate(metrics.pass_hat_k[k])}"
 
 
 def scorecard(report: Report, console: Console, columns: tuple[str, ...] = SCORECARD) -> None:

@@ -90,17 +90,11 @@ class Ledger:
         """Entries whose call succeeded (the only ones that changed state)."""
         return [e for e in self.entries if e.ok]
 
-    def by_tool(self, tool: str) -> list[LedgerEntry]:
-        return [e for e in self.entries if e.tool == tool]
-
     def __len__(self) -> int:
         return len(self.entries)
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.entries)
-
-    def to_list(self) -> list[dict[str, Any]]:
-        return [e.to_dict() for e in self.entries]
 
 
 class Transaction:

@@ -252,9 +252,4 @@ def _unrecoverable(
     return out
 
 
-def score_result_ok(result: EpisodeResult) -> bool:
-    """Whether an episode can be scored at all (infrastructure errors are not the model's fault)."""
-    return not result.infrastructure_error
-
-
-__all__ = ["Score", "diff", "score_episode", "score_result_ok"]
+__all__ = ["Score", "score_episode"]
