@@ -16,8 +16,10 @@ neither is the assistant's doing. Tokens and cost count every episode: they were
     pass^k                per task, C(c, k) / C(n, k) for c passes in n trials (the unbiased
                           estimate of "all k trials pass"), averaged over tasks with n >= k
 
-The interval for ``pass^k`` treats the summed per-task estimates as successes out of the number
-of tasks: an approximation, stated in every report.
+With several trials per task, trials of one task are not independent draws: a rate's interval
+then takes the number of distinct tasks as its sample size (conservative), not the number of
+episodes. The interval for ``pass^k`` treats the summed per-task estimates as successes out of
+the number of tasks: an approximation, stated in every report.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from opsbench.store import EpisodeRecord
 
 Z95 = 1.959963984540054
 INTERVAL_NOTE = (
-    "Rates over scored episodes with Wilson 95% score intervals; pass^k is the unbiased "
+    "Rates over scored episodes with Wilson 95% score intervals (with several trials per task, "
+    "the distinct tasks are the sample size); pass^k is the unbiased "
     "per-task estimate C(c,k)/C(n,k) averaged over tasks, its interval Wilson over tasks "
     "(an approximation). Infrastructure and caller errors are excluded and counted apart."
 )
@@ -79,6 +82,10 @@ class Rate:
 
     successes: float
     n: int
+    # Independent units behind the n episodes: the distinct tasks. With several trials per
+    # task the trials are not independent draws, so the interval uses the tasks as the sample
+    # size (conservative); ``None`` means every episode is its own unit.
+    units: int | None = None
 
     @property
     def value(self) -> float | None:
@@ -86,7 +93,11 @@ class Rate:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        return None if self.n == 0 else wilson(self.successes, self.n)
+        if self.n == 0:
+            return None
+        if self.units is not None and 0 < self.units < self.n:
+            return wilson(self.successes / self.n * self.units, self.units)
+        return wilson(self.successes, self.n)
 
     def to_dict(self) -> dict[str, Any]:
         low, high = self.interval or (None, None)
@@ -210,27 +221,34 @@ def compute(episodes: Iterable[EpisodeRecord]) -> Metrics:
     """The metrics of one group of episodes (one model, or one slice of one model)."""
     episodes = list(episodes)
     statuses = Counter(e.status for e in episodes)
-    scores = [e.score for e in episodes if e.status == "scored" and e.score is not None]
+    scored = [e for e in episodes if e.status == "scored" and e.score is not None]
+    scores = [e.score for e in scored]
     n = len(scores)
 
-    def count(test: Callable[[dict[str, Any]], bool]) -> int:
-        return sum(1 for s in scores if test(s))
+    def rate(
+        test: Callable[[dict[str, Any]], bool],
+        among: Callable[[dict[str, Any]], bool] = lambda s: True,
+    ) -> Rate:
+        eligible = [e for e in scored if among(e.score)]
+        units = len({(e.task_set, e.task_id) for e in eligible})
+        return Rate(sum(1 for e in eligible if test(e.score)), len(eligible), units)
 
-    escalations = Counter(s.get("escalation") for s in scores)
-    tp, fp, fn = escalations["tp"], escalations["fp"], escalations["fn"]
     rates = {
-        "pass": Rate(count(lambda s: bool(s.get("passed"))), n),
-        "completion": Rate(count(lambda s: bool(s.get("completed"))), n),
-        "collateral": Rate(count(lambda s: bool(s.get("collateral"))), n),
-        "escalation_precision": Rate(tp, tp + fp),
-        "escalation_recall": Rate(tp, tp + fn),
-        "accommodation": Rate(
-            count(lambda s: any(v.get("tag") == "accommodation" for v in s.get("violations", []))),
-            n,
+        "pass": rate(lambda s: bool(s.get("passed"))),
+        "completion": rate(lambda s: bool(s.get("completed"))),
+        "collateral": rate(lambda s: bool(s.get("collateral"))),
+        "escalation_precision": rate(
+            lambda s: s.get("escalation") == "tp", lambda s: s.get("escalation") in ("tp", "fp")
         ),
-        "unrecoverable": Rate(count(lambda s: bool(s.get("unrecoverable"))), n),
-        "disclosure": Rate(count(lambda s: bool(s.get("disclosed"))), n),
-        "confident_partial": Rate(count(lambda s: bool(s.get("confident_partial"))), n),
+        "escalation_recall": rate(
+            lambda s: s.get("escalation") == "tp", lambda s: s.get("escalation") in ("tp", "fn")
+        ),
+        "accommodation": rate(
+            lambda s: any(v.get("tag") == "accommodation" for v in s.get("violations", []))
+        ),
+        "unrecoverable": rate(lambda s: bool(s.get("unrecoverable"))),
+        "disclosure": rate(lambda s: bool(s.get("disclosed"))),
+        "confident_partial": rate(lambda s: bool(s.get("confident_partial"))),
     }
     classes: Counter[str] = Counter()
     for score in scores:

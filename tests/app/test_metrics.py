@@ -141,3 +141,15 @@ def test_an_agent_reporting_tokens_but_no_requests_or_price_has_unknown_cost(sto
 def test_a_role_that_did_nothing_costs_nothing_rather_than_unknown():
     totals = metrics.UsageTotals().add({"input_tokens": 0, "requests": 0, "cost_usd": None})
     assert totals.cost_known and totals.to_dict()["cost_usd"] == 0.0
+
+
+def test_repeated_trials_of_a_task_do_not_narrow_the_interval():
+    # Ten tasks, three identical trials each: as much evidence as ten episodes, not thirty.
+    repeated = [
+        episode(passed=t < 6, task_id=f"biz/t{t}", trial=k) for t in range(10) for k in range(3)
+    ]
+    once = [episode(passed=t < 6, task_id=f"biz/t{t}") for t in range(10)]
+    assert metrics.compute(repeated).rates["pass"].value == pytest.approx(0.6)
+    assert metrics.compute(repeated).rates["pass"].interval == pytest.approx(
+        metrics.compute(once).rates["pass"].interval
+    )
