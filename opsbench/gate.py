@@ -55,7 +55,11 @@ class GateFailure:
     def __str__(self) -> str:
         if self.threshold is None:
             return f"{self.model}: {self.reason}"
-        found = "no scored episodes" if self.found is None else f"{self.found:.4f}"
+        # A rate with no denominator: no scored episodes, or (for escalation precision/recall)
+        # no escalation made / required among them.
+        found = (
+            "undefined (nothing to measure it on)" if self.found is None else f"{self.found:.4f}"
+        )
         return f"{self.model}: {self.threshold.metric} is {found}, required {self.threshold}"
 
 
@@ -73,7 +77,12 @@ def parse_thresholds(text: str) -> list[Threshold]:
         base = "pass" if name.startswith("pass^") else name
         if base not in METRICS:
             raise SelectionError(
-                f"--fail-under: unknown metric {name!r}; known: {', '.join(METRICS)}, pass^k"
+                f"--fail-under: unknown metric {name!r}; known: {', '.join(METRICS)}, "
+                "and pass^K for a number K (pass^2, pass^3 ...)"
+            )
+        if float(value) > 1:
+            raise SelectionError(
+                f"--fail-under: {part!r}: rates are shares from 0 to 1 (write 0.8 for 80%)"
             )
         if op == "=":
             op = ">=" if METRICS[base] else "<="

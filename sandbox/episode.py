@@ -244,8 +244,11 @@ async def run_episode(
                 rounds = 0
                 while True:
                     tick = time.perf_counter()
-                    turn = await assistant.respond(TurnRequest(system, specs, tuple(messages)))
-                    model_seconds += time.perf_counter() - tick
+                    try:
+                        turn = await assistant.respond(TurnRequest(system, specs, tuple(messages)))
+                    finally:
+                        # Retries that end in a provider error are model time too, not harness.
+                        model_seconds += time.perf_counter() - tick
                     usage = usage + turn.usage
                     messages.append(turn.as_message())
                     if turn.text or turn.tool_calls:

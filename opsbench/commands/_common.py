@@ -33,6 +33,19 @@ FailUnderOption = Annotated[
 ]
 
 
+def report_console():  # type: ignore[no-untyped-def]
+    """A console for tables: on a terminal its width; piped (CI logs, files) wide enough for the
+    whole scorecard instead of rich's 80 columns, which would cut the pass rate off."""
+    import os
+    import sys
+
+    from rich.console import Console
+
+    if sys.stdout.isatty():
+        return Console()
+    return Console(width=int(os.environ.get("COLUMNS", "0") or 0) or 220)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn the errors a user can fix into one line on stderr and exit status 2."""
@@ -105,15 +118,13 @@ def finish_report(
     """
     import json
 
-    from rich.console import Console
-
     from opsbench import gate, render_terminal
 
     thresholds = gate.parse_thresholds(fail_under) if fail_under else []
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:
-        console = Console()
+        console = report_console()
         if scorecard_only:
             render_terminal.scorecard(report, console)
             console.print(f"[dim]{report.note}[/]")

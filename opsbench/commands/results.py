@@ -18,6 +18,7 @@ from opsbench.commands._common import (
     StoreOption,
     check_writable,
     finish_report,
+    report_console,
     user_errors,
 )
 
@@ -59,7 +60,6 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """Metric deltas with intervals, and the tasks that flipped pass↔fail."""
-        from rich.console import Console
 
         from opsbench import render_terminal
         from opsbench.compare import compare as compare_runs
@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
             else:
-                render_terminal.comparison(result, Console())
+                render_terminal.comparison(result, report_console())
 
     @app.command("show")
     def show(
@@ -81,7 +81,6 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """One episode: transcript, tool calls, ledger, state diff and the scorer's reasons."""
-        from rich.console import Console
 
         from opsbench import render_terminal
         from opsbench.store import Store
@@ -92,7 +91,7 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 typer.echo(json.dumps(record.to_dict(), indent=2, ensure_ascii=False))
             else:
-                render_terminal.episode(record, Console())
+                render_terminal.episode(record, report_console())
 
     @app.command("export")
     def export(

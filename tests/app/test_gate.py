@@ -8,6 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from businesses import load_set
@@ -90,3 +91,11 @@ def test_an_unreadable_threshold_fails_in_one_line_before_the_run(tmp_path: Path
         "metric<=value, e.g. pass=0.8,confident_partial<=0.01"
     ]
     assert not db.exists()
+
+
+def test_a_threshold_written_as_a_percentage_is_refused():
+    from opsbench.errors import SelectionError
+    from opsbench.gate import parse_thresholds
+
+    with pytest.raises(SelectionError, match="shares from 0 to 1"):
+        parse_thresholds("pass=80")
