@@ -77,7 +77,9 @@ def make_factory(
     )
 
     def make(context: EpisodeContext) -> AnthropicAssistant:
-        return AnthropicAssistant(model, clients, params, retry, cache=cache)
+        assistant = AnthropicAssistant(model, clients, params, retry, cache=cache)
+        assistant.priced = base_url is None
+        return assistant
 
     return make
 
@@ -117,6 +119,9 @@ def _params(options: Mapping[str, Any], target: str) -> dict[str, Any]:
 class AnthropicAssistant:
     """An :class:`~adapters.protocol.Assistant` on the Messages API via ``AsyncAnthropic``."""
 
+    # Against a base URL the model name says nothing about the price: cost unknown.
+    priced = True
+
     def __init__(
         self,
         model: str,
@@ -151,5 +156,6 @@ class AnthropicAssistant:
             what="a message",
         )
         text, calls, state = parse_message(data, turn=len(request.messages))
-        usage = messages_usage(data.get("usage"), self.model, data.get("model"))
+        names = (self.model, data.get("model")) if self.priced else ()
+        usage = messages_usage(data.get("usage"), *names)
         return AssistantTurn(text=text, tool_calls=calls, usage=usage, provider_state=state)

@@ -83,12 +83,16 @@ def make_factory(
                 )
 
         def make_responses(context: EpisodeContext) -> OpenAIResponsesAssistant:
-            return OpenAIResponsesAssistant(model, clients, checked, retry)
+            assistant = OpenAIResponsesAssistant(model, clients, checked, retry)
+            assistant.priced = base_url is None
+            return assistant
 
         return make_responses
 
     def make_chat(context: EpisodeContext) -> OpenAIChatAssistant:
-        return OpenAIChatAssistant(model, clients, checked, retry)
+        assistant = OpenAIChatAssistant(model, clients, checked, retry)
+        assistant.priced = base_url is None
+        return assistant
 
     return make_chat
 
@@ -104,6 +108,10 @@ def _default_api(model: str, base_url: str | None) -> str:
 class OpenAIAssistantBase:
     """What the Chat Completions and Responses assistants share: the model, its per-event-loop
     clients, the checked options and the retry policy."""
+
+    # Against --base-url a model name says nothing about its price (a self-hosted "gpt-4.1"
+    # costs what the server costs): the cost is unknown, never OpenAI's list price.
+    priced = True
 
     def __init__(
         self, model: str, clients: PerLoop[Any], options: Mapping[str, Any], retry: RetryPolicy
@@ -148,11 +156,17 @@ class OpenAIChatAssistant(OpenAIAssistantBase):
             label=label,
             what="a chat completion",
         )
-        return turn_from_chat_data(data, request, label=label, model=self.model)
+        return turn_from_chat_data(data, request, label=label, model=self.model, priced=self.priced)
 
 
 def turn_from_chat_data(
-    data: Any, request: TurnRequest, *, label: str, model: str, replace_random_ids: bool = False
+    data: Any,
+    request: TurnRequest,
+    *,
+    label: str,
+    model: str,
+    replace_random_ids: bool = False,
+    priced: bool = True,
 ) -> AssistantTurn:
     """The neutral turn in a decoded Chat Completions response (shared with litellm)."""
     if not isinstance(data, Mapping):
@@ -163,5 +177,7 @@ def turn_from_chat_data(
     text, calls = parse_completion(
         data, turn=len(request.messages), replace_random_ids=replace_random_ids
     )
-    usage = chat_completions_usage(data.get("usage"), model, data.get("model"))
+    usage = chat_completions_usage(
+        data.get("usage"), *((model, data.get("model")) if priced else ())
+    )
     return AssistantTurn(text=text, tool_calls=calls, usage=usage)

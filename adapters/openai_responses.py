@@ -54,5 +54,6 @@ class OpenAIResponsesAssistant(OpenAIAssistantBase):
             what="a response",
         )
         text, calls, state = parse_response(data, turn=len(request.messages))
-        usage = responses_usage(data.get("usage"), self.model, data.get("model"))
+        names = (self.model, data.get("model")) if self.priced else ()
+        usage = responses_usage(data.get("usage"), *names)
         return AssistantTurn(text=text, tool_calls=calls, usage=usage, provider_state=state)

@@ -747,6 +747,8 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 crashed.append((key, exc))
                 return
             episode_ref = store.record_episode(prepared.run.id, episode)
+            # Reference assistants never wait on I/O: yield so Ctrl-C and other models get a turn.
+            await asyncio.sleep(0)
             if episode.status != "scored":
                 log.warning(
                     "%s %s (%s, %s trial %d): %s",

@@ -12,6 +12,9 @@ from sandbox.episode import EpisodeResult, run_episode
 from sandbox.scorer import Score, score_episode
 from sandbox.task import Task
 
+# Tool error codes that mean the call itself was written wrong.
+MALFORMED = frozenset({"unknown_tool", "invalid_json", "invalid_arguments"})
+
 
 @dataclass(frozen=True)
 class ReferenceRun:
@@ -42,6 +45,13 @@ def validate_task(task: Task) -> list[str]:
     """
     run = run_reference(task, "oracle")
     problems = [f"oracle: {reason}" for reason in run.score.reasons]
+    # A reference call the tools reject as malformed is a typo in the task, even when the
+    # outcome still holds (a misspelt argument of a lookup).
+    for call in run.result.trace:
+        code = (call.result.get("error") or {}).get("code") if not call.ok else None
+        if code in MALFORMED:
+            message = call.result["error"]["message"]
+            problems.append(f"oracle: call {call.index} ({call.tool}) was rejected: {message}")
     if run.result.error:
         problems.append(f"oracle: episode error: {run.result.error}")
     if not run.score.passed and not problems:

@@ -38,8 +38,8 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "set_reminder": (
         (
-            "I've set a {channel} reminder for you.",
-            "You'll get a {channel} reminder before your appointment.",
+            "I've set {a_channel} reminder for you.",
+            "You'll get {a_channel} reminder before your appointment.",
         ),
         ("I couldn't set the reminder.", "Unfortunately the reminder wasn't set."),
     ),
@@ -140,6 +140,7 @@ def sentence(tool: str, done: bool, arguments: dict[str, Any], rng: random.Rando
     fields = {
         "start": arguments.get("start", "the time we agreed").replace("T", " at "),
         "channel": {"sms": "text", "email": "email"}.get(arguments.get("channel", ""), ""),
+        "a_channel": {"sms": "a text", "email": "an email"}.get(arguments.get("channel", ""), "a"),
         "quantity": arguments.get("quantity", "the items"),
         "amount": _money(arguments.get("amount_cents")),
         "until": arguments.get("until", "the date we agreed"),

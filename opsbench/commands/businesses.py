@@ -128,7 +128,8 @@ def register(app: typer.Typer) -> None:
                 for problem in problems:
                     typer.echo(f"     {problem}")
         typer.echo(
-            f"{len(tasks) - failures} of {len(tasks)} tasks valid in {len(found)} businesses"
+            f"{len(tasks) - failures} of {len(tasks)} tasks valid in {len(found)} "
+            + ("business" if len(found) == 1 else "businesses")
         )
         if failures:
             raise typer.Exit(1)

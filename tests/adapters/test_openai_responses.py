@@ -84,4 +84,5 @@ def test_usage_counts_reasoning_and_cached_tokens(server, retry):
     second = respond(model, first_request("Hello?"))
     assert first.usage.reasoning_tokens > 0 and first.usage.cached_tokens == 0
     assert second.usage.cached_tokens > 0
-    assert first.usage.cost_usd is not None and first.usage.cost_usd > 0
+    # Served from a base URL: the name "gpt-5" says nothing about what this server costs.
+    assert first.usage.cost_usd is None

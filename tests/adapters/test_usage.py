@@ -53,7 +53,11 @@ def _expected_cost(model: str, fresh: int, cached: int, output: int) -> float:
 )
 def test_tokens_and_cost_of_a_call(server, retry, model, priced_as):
     server.reset(ScriptedAssistant([reply("Hello.", usage=REPORTED)]))
-    usage = respond(assistant(server, model, retry), first_request()).usage
+    answering = assistant(server, model, retry)
+    # The local server stands in for the provider itself here; against a real base URL the
+    # cost is unknown (test below), since a self-hosted "gpt-4.1" has no list price.
+    answering.priced = True
+    usage = respond(answering, first_request()).usage
     assert (usage.input_tokens, usage.output_tokens, usage.cached_tokens, usage.requests) == (
         1000,
         200,
@@ -62,6 +66,13 @@ def test_tokens_and_cost_of_a_call(server, retry, model, priced_as):
     )
     assert usage.reasoning_tokens == 50
     assert usage.cost_usd == pytest.approx(_expected_cost(priced_as, 600, 400, 200))
+
+
+@pytest.mark.parametrize("model", [OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC])
+def test_a_model_behind_a_base_url_has_no_list_price(server, retry, model):
+    server.reset(ScriptedAssistant([reply("Hello.", usage=REPORTED)]))
+    usage = respond(assistant(server, model, retry), first_request()).usage
+    assert usage.input_tokens == 1000 and usage.cost_usd is None
 
 
 def test_anthropic_cache_reads_and_writes_are_added_back_into_input_tokens():
