@@ -55,10 +55,19 @@ class AgentCrashError(OpsbenchError):
         self, run_id: str, model: str, task_id: str, trial: int, error: BaseException, ran: int
     ) -> None:
         what = " ".join(f"{type(error).__name__}: {error}".split())
+        # An adapter error raised inside an agent is a setup problem (a missing key, a bad
+        # option of the model it wraps), not a bug: say so rather than blame the code.
+        from adapters.errors import AdapterError
+
+        cause = (
+            "a setup problem of the model it uses"
+            if isinstance(error, AdapterError)
+            else "a bug in the agent or the harness, not a provider failure"
+        )
         super().__init__(
-            f"run {run_id} stopped: {model} raised {what} in {task_id} trial {trial} (a bug in "
-            f"the agent or the harness, not a provider failure); {ran} episodes finished and "
-            f"are stored, `opsbench run --resume {run_id}` continues once it is fixed"
+            f"run {run_id} stopped: {model} raised {what} in {task_id} trial {trial} ({cause}); "
+            f"{ran} episodes finished and are stored, `opsbench run --resume {run_id}` "
+            "continues once it is fixed"
         )
         self.run_id = run_id
         self.model = model
