@@ -22,6 +22,7 @@ from typing import Any
 from adapters.chat_completions import request_messages, request_tools
 from adapters.clients import PerLoop
 from adapters.credentials import api_key
+from adapters.errors import AdapterError
 from adapters.openai_chat import turn_from_chat_data
 from adapters.options import CHAT_OPTIONS, COMMON_OPTIONS, Option, check_options
 from adapters.protocol import AssistantFactory, EpisodeContext
@@ -71,6 +72,8 @@ def make_factory(
         )
     elif base_url:
         extra["api_base"] = base_url
+    else:
+        _check_key(litellm, model, target)
 
     def make(context: EpisodeContext) -> LiteLLMAssistant:
         return LiteLLMAssistant(
@@ -78,6 +81,22 @@ def make_factory(
         )
 
     return make
+
+
+def _check_key(litellm: Any, model: str, target: str) -> None:
+    """Refuse up front when the provider's key is missing, as the openai/anthropic adapters do,
+    instead of failing every episode. Only keys count: a missing *base URL* variable (Ollama's)
+    has a working default."""
+    try:
+        found = litellm.validate_environment(model=model)
+    except Exception:  # an unknown provider: leave it to the first request
+        return
+    missing = [k for k in found.get("missing_keys", []) if k.endswith(("_API_KEY", "_TOKEN"))]
+    if not found.get("keys_in_environment") and missing:
+        raise AdapterError(
+            f"{target} needs an API key: set {' or '.join(missing)}, or pass --base-url to use "
+            "a local or self-hosted server"
+        )
 
 
 def _quiet_litellm(litellm: Any) -> None:

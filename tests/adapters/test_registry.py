@@ -102,3 +102,17 @@ def test_choosing_an_adapter_imports_no_sdk_until_then():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_litellm_model_without_its_providers_key_is_refused_up_front(monkeypatch):
+    from adapters.errors import AdapterError
+
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(AdapterError, match=r"needs an API key: set .*GEMINI_API_KEY"):
+        make_factory("litellm/gemini/gemini-2.5-pro", {})
+
+
+def test_a_litellm_model_whose_only_missing_variable_is_a_base_url_is_accepted(monkeypatch):
+    monkeypatch.delenv("OLLAMA_API_BASE", raising=False)
+    assert callable(make_factory("litellm/ollama/llama3.1", {}))
