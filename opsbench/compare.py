@@ -3,8 +3,10 @@
 Models are paired by model string; when each run holds exactly one model and the names differ
 (comparing two versions of a model), those two are paired. A task *passes* in a run when every
 scored trial of it passed; a flip is a task that passes in one run and not in the other.
-Differences that make the comparison unfair (task versions, caller model, judge) are listed as
-warnings rather than hidden.
+Metric deltas are computed over the tasks both runs hold at the same version only. Differences
+that make the comparison unfair (task versions, caller model, judge) are listed as warnings
+rather than hidden. "Separated" means the two 95% intervals do not overlap: conservative, not a
+paired test.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from opsbench.metrics import METRICS, Rate
+from opsbench.metrics import METRICS, Rate, compute
 from opsbench.report import ModelReport, Report
 from opsbench.store import EpisodeRecord
 
@@ -87,6 +89,10 @@ def _task_passes(episodes: tuple[EpisodeRecord, ...], model: str) -> dict[str, b
     return {task: all(v) for task, v in trials.items()}
 
 
+def _on(episodes: tuple[EpisodeRecord, ...], model: str, tasks: set[str]) -> list[EpisodeRecord]:
+    return [e for e in episodes if e.model == model and f"{e.task_set}:{e.task_id}" in tasks]
+
+
 def _pairs(a: Report, b: Report) -> list[tuple[ModelReport, ModelReport]]:
     names_b = {m.model: m for m in b.models}
     pairs = [(m, names_b[m.model]) for m in a.models if m.model in names_b]
@@ -127,10 +133,17 @@ def compare(a: Report, b: Report) -> Comparison:
     if not pairs:
         warnings.append("no model appears in both runs")
     skip = set(changed)
+    # Deltas are over the tasks both runs hold at the same version, so a change in the task
+    # list is never read as a change in the model.
+    shared = {f"{s}:{t}" for s, t in versions_a.keys() & versions_b.keys()} - skip
+    if only or changed:
+        warnings.append(f"metric deltas are over the {len(shared)} task(s) both runs share")
     models = []
     for ma, mb in pairs:
+        metrics_a = compute(_on(a.episodes, ma.model, shared))
+        metrics_b = compute(_on(b.episodes, mb.model, shared))
         deltas = tuple(
-            MetricDelta(name, ma.metrics.rate(name), mb.metrics.rate(name)) for name in METRICS
+            MetricDelta(name, metrics_a.rate(name), metrics_b.rate(name)) for name in METRICS
         )
         pa, pb = _task_passes(a.episodes, ma.model), _task_passes(b.episodes, mb.model)
         common = sorted(t for t in pa.keys() & pb.keys() if t not in skip)

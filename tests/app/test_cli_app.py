@@ -164,3 +164,14 @@ def test_report_without_a_store_says_what_to_do(tmp_path: Path):
 
 def test_runs_lists_the_runs(db: str, cli_run: str):
     assert cli_run in invoke("runs", "--store", db).stdout
+
+
+def test_compare_measures_deltas_on_the_tasks_both_runs_share(db: str):
+    base = ("run", "--set", MINI_SET, "--store", db, "-q", "--json", "-m", "reference/oracle")
+    few = json.loads(invoke(*base, "--task", "mini_clinic/angry-*").stdout)["run"]["id"]
+    everything = json.loads(invoke(*base).stdout)["run"]["id"]
+    data = json.loads(invoke("compare", few, everything, "--store", db, "--json").stdout)
+    [pair] = data["models"]
+    passing = next(d for d in pair["deltas"] if d["metric"] == "pass")
+    assert passing["a"]["n"] == passing["b"]["n"] == 1
+    assert any("over the 1 task(s) both runs share" in w for w in data["warnings"])
