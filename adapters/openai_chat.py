@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -122,6 +122,22 @@ class OpenAIAssistantBase:
         self._retry = retry
         self._reasoning = is_reasoning_model(model)
 
+    async def _post(self, endpoint: Callable[[Any], Any], body: dict[str, Any], what: str) -> Any:
+        """The JSON body of ``endpoint(client).with_raw_response.create(**body)``, retried."""
+        openai = import_sdk("openai")
+        client = await self._clients.get()
+        return await json_with_retries(
+            lambda: endpoint(client).with_raw_response.create(**body),
+            sdk=openai,
+            policy=self._retry,
+            label=f"openai/{self.model}",
+            what=what,
+        )
+
+    def _price_names(self, data: Mapping[str, Any]) -> tuple[Any, ...]:
+        """Model names to price the usage by: none behind a base URL."""
+        return (self.model, data.get("model")) if self.priced else ()
+
 
 class OpenAIChatAssistant(OpenAIAssistantBase):
     """An :class:`~adapters.protocol.Assistant` on Chat Completions via ``openai.AsyncOpenAI``."""
@@ -144,19 +160,12 @@ class OpenAIChatAssistant(OpenAIAssistantBase):
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         """One Chat Completions request, retried per :mod:`adapters.retry`."""
-        openai = import_sdk("openai")
-        client = await self._clients.get()
-        body = self.request_body(request)
-        label = f"openai/{self.model}"
-
-        data = await json_with_retries(
-            lambda: client.chat.completions.with_raw_response.create(**body),
-            sdk=openai,
-            policy=self._retry,
-            label=label,
-            what="a chat completion",
+        data = await self._post(
+            lambda client: client.chat.completions, self.request_body(request), "a chat completion"
         )
-        return turn_from_chat_data(data, request, label=label, model=self.model, priced=self.priced)
+        return turn_from_chat_data(
+            data, request, label=f"openai/{self.model}", model=self.model, priced=self.priced
+        )
 
 
 def turn_from_chat_data(

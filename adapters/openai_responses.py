@@ -11,8 +11,6 @@ from typing import Any
 
 from adapters.openai_chat import OpenAIAssistantBase
 from adapters.responses_api import parse_response, request_params
-from adapters.retry import json_with_retries
-from adapters.sdk import import_sdk
 from adapters.types import AssistantTurn, TurnRequest
 from adapters.usage import responses_usage
 
@@ -41,19 +39,9 @@ class OpenAIResponsesAssistant(OpenAIAssistantBase):
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         """One Responses request, retried per :mod:`adapters.retry`."""
-        openai = import_sdk("openai")
-        client = await self._clients.get()
-        body = self.request_body(request)
-        label = f"openai/{self.model}"
-
-        data = await json_with_retries(
-            lambda: client.responses.with_raw_response.create(**body),
-            sdk=openai,
-            policy=self._retry,
-            label=label,
-            what="a response",
+        data = await self._post(
+            lambda client: client.responses, self.request_body(request), "a response"
         )
         text, calls, state = parse_response(data, turn=len(request.messages))
-        names = (self.model, data.get("model")) if self.priced else ()
-        usage = responses_usage(data.get("usage"), *names)
+        usage = responses_usage(data.get("usage"), *self._price_names(data))
         return AssistantTurn(text=text, tool_calls=calls, usage=usage, provider_state=state)
