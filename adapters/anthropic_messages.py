@@ -21,11 +21,11 @@ from adapters.credentials import api_key
 from adapters.errors import UnsupportedOptionError
 from adapters.messages_api import SAMPLING_PARAMETERS, parse_message, request_params
 from adapters.options import COMMON_OPTIONS, Option, check_options
-from adapters.protocol import AssistantFactory, EpisodeContext
 from adapters.retry import RetryPolicy, json_with_retries
 from adapters.sdk import import_sdk
-from adapters.types import AssistantTurn, TurnRequest
 from adapters.usage import messages_usage
+from contract.assistant import AssistantFactory, EpisodeContext
+from contract.messages import AssistantTurn, TurnRequest
 
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_MAX_TOKENS = 4096
@@ -117,7 +117,7 @@ def _params(options: Mapping[str, Any], target: str) -> dict[str, Any]:
 
 
 class AnthropicAssistant:
-    """An :class:`~adapters.protocol.Assistant` on the Messages API via ``AsyncAnthropic``."""
+    """An :class:`~contract.assistant.Assistant` on the Messages API via ``AsyncAnthropic``."""
 
     # Against a base URL the model name says nothing about the price: cost unknown.
     priced = True

@@ -20,7 +20,7 @@ from typing import Any
 
 from adapters.openai_models import is_reasoning_model
 from adapters.toolcalls import arguments_text, call_id
-from adapters.types import (
+from contract.messages import (
     AssistantTurn,
     Message,
     ToolCall,

@@ -1,6 +1,6 @@
 """``python:package.module:factory`` — your own agent, behind the same protocol as any model.
 
-``factory`` is any callable that takes an :class:`~adapters.protocol.EpisodeContext` and returns
+``factory`` is any callable that takes an :class:`~contract.assistant.EpisodeContext` and returns
 an object with ``async def respond(self, request: TurnRequest) -> AssistantTurn`` (a class with
 such a method and an ``__init__(self, context)`` works as is). Model options (``-M name=value``)
 and ``--base-url`` are passed to it as keyword arguments, so it declares what it accepts; an
@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from adapters.errors import AdapterError, UnsupportedOptionError
-from adapters.protocol import Assistant, AssistantFactory, EpisodeContext
+from contract.assistant import Assistant, AssistantFactory, EpisodeContext
 
 
 def make_factory(
@@ -30,7 +30,7 @@ def make_factory(
     kwargs = dict(options)
     if base_url is not None:
         kwargs["base_url"] = base_url
-    _check_accepts(factory, kwargs, model)
+    check_accepts(factory, kwargs, model)
 
     def make(context: EpisodeContext) -> Assistant:
         assistant = factory(context, **kwargs)
@@ -74,7 +74,8 @@ def load_object(target: str) -> Callable[..., Any]:
     return value
 
 
-def _check_accepts(factory: Callable[..., Any], kwargs: Mapping[str, Any], model: str) -> None:
+def check_accepts(factory: Callable[..., Any], kwargs: Mapping[str, Any], model: str) -> None:
+    """Refuse, by name, an option (``-M``) or ``--base-url`` that ``factory`` does not take."""
     try:
         signature = inspect.signature(factory)
     except (TypeError, ValueError):

@@ -1,22 +1,16 @@
-"""Errors raised by adapters.
+"""Errors raised by adapters while an assistant is asked for or set up.
 
-    AdapterError                 the harness's own: a bad model string, a missing SDK or key
-    ├── UnsupportedOptionError   a model option the chosen adapter or model does not take
-    ├── MissingDependencyError   the adapter's SDK is not installed (names the install command)
-    └── ProviderError            the provider could not answer after retries (infrastructure)
-
-An episode that ends in :class:`ProviderError` is an infrastructure error: recorded, excluded
-from scores, and re-run by ``--resume``. It is never the model's fault. Every other
-:class:`AdapterError` is raised while the assistant is being set up, before any episode runs.
+AdapterError                 (contract.errors) the harness's own
+├── UnsupportedOptionError   a model option the chosen adapter or model does not take
+├── MissingDependencyError   the adapter's SDK is not installed (names the install command)
+└── ProviderError            (contract.errors) the provider could not answer after retries
 """
 
 from __future__ import annotations
 
-from adapters.redact import redact
+from contract.errors import AdapterError, ProviderError
 
-
-class AdapterError(Exception):
-    """A problem in how an adapter was asked for or set up."""
+__all__ = ["AdapterError", "MissingDependencyError", "ProviderError", "UnsupportedOptionError"]
 
 
 class UnsupportedOptionError(AdapterError):
@@ -29,17 +23,3 @@ class UnsupportedOptionError(AdapterError):
 
 class MissingDependencyError(AdapterError):
     """The SDK an adapter needs is not importable; the message names the install command."""
-
-
-class ProviderError(AdapterError):
-    """The provider failed after every retry (or with a non-retryable server-side fault).
-
-    ``status`` is the last HTTP status (``None`` for a connection error or a timeout) and
-    ``attempts`` how many requests were made in all.
-    """
-
-    def __init__(self, message: str, *, status: int | None = None, attempts: int = 1) -> None:
-        # The message is recorded with the episode: never let an echoed credential through.
-        super().__init__(redact(message))
-        self.status = status
-        self.attempts = attempts

@@ -25,7 +25,6 @@ from adapters.credentials import api_key
 from adapters.errors import AdapterError
 from adapters.openai_chat import turn_from_chat_data
 from adapters.options import CHAT_OPTIONS, COMMON_OPTIONS, Option, check_options
-from adapters.protocol import AssistantFactory, EpisodeContext
 from adapters.retry import (
     CallFailure,
     RetryPolicy,
@@ -34,7 +33,8 @@ from adapters.retry import (
     header_map,
 )
 from adapters.sdk import import_litellm, import_sdk
-from adapters.types import AssistantTurn, TurnRequest
+from contract.assistant import AssistantFactory, EpisodeContext
+from contract.messages import AssistantTurn, TurnRequest
 
 DEFAULT_TIMEOUT = 300.0
 
@@ -129,7 +129,7 @@ def _refused_by_provider(litellm: Any, model: str, options: Mapping[str, Any]) -
 
 
 class LiteLLMAssistant:
-    """An :class:`~adapters.protocol.Assistant` on ``litellm.acompletion``."""
+    """An :class:`~contract.assistant.Assistant` on ``litellm.acompletion``."""
 
     def __init__(
         self,

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adapters.toolcalls import arguments_text, call_id, parse_arguments
-from adapters.types import AssistantTurn, Message, ToolCall, ToolResult, TurnRequest
+from contract.messages import AssistantTurn, Message, ToolCall, ToolResult, TurnRequest
 from tools.formats import to_anthropic
 from tools.registry import ToolSpec
 

@@ -35,11 +35,11 @@ from adapters.openai_models import (
     is_responses_only,
 )
 from adapters.options import CHAT_OPTIONS, COMMON_OPTIONS, Option, check_options
-from adapters.protocol import AssistantFactory, EpisodeContext
 from adapters.retry import RetryPolicy, json_with_retries
 from adapters.sdk import import_sdk
-from adapters.types import AssistantTurn, TurnRequest
 from adapters.usage import chat_completions_usage
+from contract.assistant import AssistantFactory, EpisodeContext
+from contract.messages import AssistantTurn, TurnRequest
 
 DEFAULT_TIMEOUT = 300.0
 
@@ -140,7 +140,7 @@ class OpenAIAssistantBase:
 
 
 class OpenAIChatAssistant(OpenAIAssistantBase):
-    """An :class:`~adapters.protocol.Assistant` on Chat Completions via ``openai.AsyncOpenAI``."""
+    """An :class:`~contract.assistant.Assistant` on Chat Completions via ``openai.AsyncOpenAI``."""
 
     def request_body(self, request: TurnRequest) -> dict[str, Any]:
         """The keyword arguments of ``chat.completions.create`` for ``request``."""

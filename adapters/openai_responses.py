@@ -11,8 +11,8 @@ from typing import Any
 
 from adapters.openai_chat import OpenAIAssistantBase
 from adapters.responses_api import parse_response, request_params
-from adapters.types import AssistantTurn, TurnRequest
 from adapters.usage import responses_usage
+from contract.messages import AssistantTurn, TurnRequest
 
 NOT_ON_RESPONSES = {
     "seed": "the Responses API has no seed",
@@ -21,7 +21,7 @@ NOT_ON_RESPONSES = {
 
 
 class OpenAIResponsesAssistant(OpenAIAssistantBase):
-    """An :class:`~adapters.protocol.Assistant` on ``responses.create`` via ``AsyncOpenAI``."""
+    """An :class:`~contract.assistant.Assistant` on ``responses.create`` via ``AsyncOpenAI``."""
 
     def request_body(self, request: TurnRequest) -> dict[str, Any]:
         """The keyword arguments of ``responses.create`` for ``request``."""

@@ -1,4 +1,4 @@
-"""From a model string to an :data:`~adapters.protocol.AssistantFactory`.
+"""From a model string to an :data:`~contract.assistant.AssistantFactory`.
 
 =====================================  ==================================================
 ``openai/<model>``                     :mod:`adapters.openai_chat` (Chat Completions or
@@ -20,8 +20,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from adapters.errors import AdapterError, UnsupportedOptionError
-from adapters.protocol import AssistantFactory
 from adapters.retry import RetryPolicy
+from contract.assistant import AssistantFactory
+from sandbox.briefing import BriefedFactory
 
 MODEL_FORMS = (
     "openai/<model>",
@@ -31,7 +32,10 @@ MODEL_FORMS = (
     "python:package.module:factory",
 )
 
-Builder = Callable[[str, Mapping[str, Any], "str | None", RetryPolicy], AssistantFactory]
+AnyFactory = AssistantFactory | BriefedFactory
+"""What a model string gives: a plain factory, or (``reference/``) one briefed with the plan."""
+
+Builder = Callable[[str, Mapping[str, Any], "str | None", RetryPolicy], AnyFactory]
 
 
 def make_factory(
@@ -40,7 +44,7 @@ def make_factory(
     base_url: str | None = None,
     *,
     retry: RetryPolicy | None = None,
-) -> AssistantFactory:
+) -> AnyFactory:
     """The factory for ``model`` with ``options`` (``-M``) and ``base_url`` (``--base-url``).
 
     ``retry`` replaces the default :class:`~adapters.retry.RetryPolicy` of provider adapters
@@ -86,7 +90,7 @@ def _litellm(
 
 def _reference(
     name: str, options: Mapping[str, Any], base_url: str | None, retry: RetryPolicy
-) -> AssistantFactory:
+) -> BriefedFactory:
     # HOOK(reference/): the reference assistants live in adapters/reference/ (their own issue).
     # They are offline and deterministic: no options, no base URL, no retries apply.
     from adapters.reference import FLAWS, reference_factory

@@ -1,6 +1,6 @@
 """Normalising tool calls as models and gateways actually return them.
 
-The neutral :class:`~adapters.types.ToolCall` holds the arguments as the raw JSON text the model
+The neutral :class:`~contract.messages.ToolCall` holds the arguments as the raw JSON text the model
 wrote, malformed or not: the episode turns bad JSON into a tool error fed back to the model,
 which is part of what is measured. What *is* normalised here are the representation quirks
 that are not the model's doing:

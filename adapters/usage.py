@@ -1,6 +1,6 @@
 """Tokens and cost of one request, read from each wire format's ``usage`` object.
 
-Neutral meaning (see :class:`adapters.types.Usage`): ``input_tokens`` is every prompt token,
+Neutral meaning (see :class:`contract.messages.Usage`): ``input_tokens`` is every prompt token,
 cached or not; ``cached_tokens`` the part read from the prompt cache; ``output_tokens`` every
 generated token, reasoning included; ``reasoning_tokens`` the part spent reasoning.
 Anthropic counts differently (its ``input_tokens`` excludes cache reads and writes), so each
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adapters.pricing import TokenCounts, cost_usd
-from adapters.types import Usage
+from contract.messages import Usage
 
 
 def chat_completions_usage(usage: Any, *model_names: str | None) -> Usage:

@@ -6,7 +6,7 @@
     /tools   (assistant seat) the tools and their parameters
 
 The episode itself is the ordinary :func:`sandbox.episode.run_episode`: the person is one more
-:class:`~sandbox.episode.Caller` or :class:`~adapters.protocol.Assistant`, so a human call is
+:class:`~sandbox.episode.Caller` or :class:`~contract.assistant.Assistant`, so a human call is
 scored exactly like a model's. To show tool results the moment they happen and the diff on
 ``/state`` mid-call, a :class:`Mirror` world replays each tool call the assistant makes: the
 episode's world is deterministic under its seed, so the mirror holds the same state.
@@ -18,10 +18,11 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from adapters.protocol import Assistant, AssistantFactory, EpisodeContext
-from adapters.types import AssistantTurn, ToolCall, TurnRequest
 from businesses.loader import initial_tables
 from callers.display import CallDisplay
+from contract.assistant import Assistant, AssistantFactory, EpisodeContext
+from contract.messages import AssistantTurn, ToolCall, TurnRequest
+from sandbox.briefing import BriefedFactory, wrapped
 from sandbox.diff import DiffRow, diff
 from sandbox.episode import (
     Caller,
@@ -247,7 +248,7 @@ class PlayedCall:
 
 async def play_as_caller(
     task: Task,
-    make_assistant: AssistantFactory,
+    make_assistant: AssistantFactory | BriefedFactory,
     read: LineReader,
     display: CallDisplay,
     *,
@@ -257,11 +258,11 @@ async def play_as_caller(
     """The person calls; ``make_assistant`` answers. Returns the scored episode."""
     mirror = Mirror(task, seed)
 
-    def assistant(context: EpisodeContext) -> Assistant:
-        mirror.start_session(int(context.reference.get("session", 0)))
-        return ShownAssistant(make_assistant(context), mirror, display)
+    assistant = wrapped(make_assistant, lambda inner: ShownAssistant(inner, mirror, display))
 
     def caller(_task: Task, session: int) -> Caller:
+        # The episode makes the session's assistant, then its caller, before anyone speaks.
+        mirror.start_session(session)
         if session > 0:
             display.note(f"-- session {session + 1}: {task.sessions[session].at} --")
         return HumanCaller(read, display, mirror)
@@ -282,10 +283,10 @@ async def play_as_assistant(
     seat = AssistantSeat()
 
     def assistant(context: EpisodeContext) -> Assistant:
-        mirror.start_session(int(context.reference.get("session", 0)))
         return HumanAssistant(read, display, mirror, seat)
 
     def caller(task_: Task, session: int) -> Caller:
+        mirror.start_session(session)
         seat.ended = False
         if session > 0:
             display.note(f"-- session {session + 1}: {task.sessions[session].at} --")
@@ -297,7 +298,7 @@ async def play_as_assistant(
 
 async def _finish(
     task: Task,
-    assistant: AssistantFactory,
+    assistant: AssistantFactory | BriefedFactory,
     caller: CallerFactory,
     display: CallDisplay,
     free: bool,

@@ -17,7 +17,7 @@ Misbehaving caller models are handled here, so a bad simulator is not scored as 
 
 :func:`llm_caller_factory` makes a :data:`~sandbox.episode.CallerFactory` from a model string
 (through :func:`adapters.registry.make_factory`) or from an
-:data:`~adapters.protocol.AssistantFactory`; its :attr:`LLMCallerFactory.identity` is what the
+:data:`~contract.assistant.AssistantFactory`; its :attr:`LLMCallerFactory.identity` is what the
 runner pins in a run's metadata (model, temperature, seed, prompt version).
 """
 
@@ -28,11 +28,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters.errors import ProviderError
-from adapters.protocol import Assistant, AssistantFactory, EpisodeContext
-from adapters.types import AssistantTurn, Message, TurnRequest, Usage
 from callers.persona import END_MARKER, persona_prompt
 from callers.templating import prompt_version
+from contract.assistant import Assistant, AssistantFactory, EpisodeContext
+from contract.errors import ProviderError
+from contract.messages import AssistantTurn, Message, TurnRequest, Usage
 from sandbox.episode import CallerTurn, CallerView
 from sandbox.task import Task
 
@@ -217,7 +217,7 @@ class LLMCallerFactory:
 
     def __call__(self, task: Task, session: int) -> LLMCaller:
         # The caller model gets no oracle plan: ``reference`` stays empty on purpose.
-        context = EpisodeContext(f"{task.id}#caller", task.business.id)
+        context = EpisodeContext(task.business.id)
         return LLMCaller(
             task,
             session,

@@ -12,8 +12,8 @@ import json
 import re
 from dataclasses import dataclass
 
-from adapters.protocol import AssistantFactory, EpisodeContext
-from adapters.types import Message, TurnRequest, Usage
+from contract.assistant import AssistantFactory, EpisodeContext
+from contract.messages import Message, TurnRequest, Usage
 from sandbox.claims import KINDS, Claim
 from sandbox.episode import EpisodeResult
 

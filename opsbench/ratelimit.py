@@ -13,8 +13,10 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from adapters.protocol import Assistant, AssistantFactory, EpisodeContext
-from adapters.types import AssistantTurn, TurnRequest
+from adapters.registry import AnyFactory
+from contract.assistant import Assistant
+from contract.messages import AssistantTurn, TurnRequest
+from sandbox.briefing import wrapped
 
 WINDOW_S = 60.0
 
@@ -97,12 +99,8 @@ class RateLimitedAssistant:
         return turn
 
 
-def rate_limited(factory: AssistantFactory, limiter: RateLimiter) -> AssistantFactory:
+def rate_limited(factory: AnyFactory, limiter: RateLimiter) -> AnyFactory:
     """``factory`` with every assistant it makes behind ``limiter`` (unchanged if unlimited)."""
     if not limiter.active:
         return factory
-
-    def make(context: EpisodeContext) -> Assistant:
-        return RateLimitedAssistant(factory(context), limiter)
-
-    return make
+    return wrapped(factory, lambda assistant: RateLimitedAssistant(assistant, limiter))

@@ -32,11 +32,12 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from adapters.errors import AdapterError, ProviderError
-from adapters.protocol import AssistantFactory, EpisodeContext
 from adapters.reference import FLAWS, reference_factory
-from adapters.types import Usage
+from adapters.registry import AnyFactory
 from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
 from callers.fidelity import check_fidelity
+from contract.assistant import AssistantFactory, EpisodeContext
+from contract.messages import Usage
 from opsbench import __version__
 from opsbench.errors import AgentCrashError, OpsbenchError, ResumeRefusedError, SelectionError
 from opsbench.judge import JudgeError, judge_episode
@@ -224,7 +225,7 @@ def redact_url(url: str | None) -> str | None:
 
 def resolve_assistant(
     model: str, options: Mapping[str, Any] | None = None, base_url: str | None = None
-) -> AssistantFactory:
+) -> AnyFactory:
     """The factory behind a model string.
 
     ``reference/<flaw>`` is resolved here (reference assistants take no options: any given are
@@ -446,14 +447,14 @@ class Prepared:
     run: RunRecord
     config: RunConfig
     tasks: list[tuple[str, Task]]
-    assistants: dict[str, AssistantFactory]
+    assistants: dict[str, AnyFactory]
     caller: CallerFactory
     judge: AssistantFactory | None
 
 
 def _resolve(
     config: RunConfig,
-) -> tuple[dict[str, AssistantFactory], CallerFactory, dict[str, Any], AssistantFactory | None]:
+) -> tuple[dict[str, AnyFactory], CallerFactory, dict[str, Any], AssistantFactory | None]:
     check_reachable(config.base_url)
     assistants = {}
     for model in dict.fromkeys(config.models):
@@ -639,7 +640,7 @@ def _usage_cost(usages: Sequence[Usage | None]) -> float | None:
     return total
 
 
-async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AssistantFactory) -> NewEpisode:
+async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -> NewEpisode:
     """Run, judge and score one episode; never touches the store."""
     config, task = prepared.config, key.task
     seed = episode_seed(config.seed, key.trial)
@@ -658,7 +659,7 @@ async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AssistantFacto
     timings = dict(result.timings)
     if prepared.judge is not None and status != "infrastructure_error":
         tick = time.perf_counter()
-        context = EpisodeContext(task.id, task.business.id, seed, key.trial)
+        context = EpisodeContext(task.business.id, seed, key.trial)
         try:
             checker, judge_usage = await judge_episode(prepared.judge, result, context)
         except (ProviderError, JudgeError) as exc:
@@ -728,7 +729,7 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     # errors. Its remaining episodes stay planned, so --resume finishes them once it is fixed.
     halted: dict[str, str] = {}
 
-    async def worker(model: str, queue: list[EpisodeKey], assistant: AssistantFactory) -> None:
+    async def worker(model: str, queue: list[EpisodeKey], assistant: AnyFactory) -> None:
         while queue and not crashed and model not in halted:
             key = queue.pop(0)
             try:

@@ -6,7 +6,7 @@
     fed back) until it answers in text -> caller ...
     ends: caller hangs up | transfer_to_human | turn or tool-round limit | infrastructure error
 
-The loop owns no provider SDK: it talks to the assistant through :class:`adapters.Assistant`
+The loop owns no provider SDK: it talks to the assistant through :class:`contract.assistant.Assistant`
 and to the caller through :class:`Caller`. Deterministic under a seed.
 """
 
@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal, Protocol
 
-from adapters.errors import ProviderError
-from adapters.protocol import AssistantFactory, EpisodeContext
-from adapters.types import Message, ToolResult, TurnRequest, Usage
+from contract.assistant import AssistantFactory, EpisodeContext
+from contract.errors import ProviderError
+from contract.messages import Message, ToolResult, TurnRequest, Usage
+from sandbox.briefing import BriefedFactory
+from sandbox.briefing import make_assistant as briefed_or_plain
 from sandbox.clock import SimClock
 from sandbox.faults import Fault, FaultInjector
 from sandbox.ledger import LedgerEntry
@@ -141,22 +143,6 @@ class EpisodeResult:
         }
 
 
-def reference_data(task: Task, session_index: int) -> dict[str, Any]:
-    """The plain-data view of a task that reference assistants act from."""
-    session = task.sessions[session_index]
-    return {
-        "plan": [dict(step) for step in session.oracle],
-        "temperament": session.caller.temperament,
-        "session": session_index,
-        "sessions": len(task.sessions),
-        "coverage": task.coverage,
-        # Tools that always fail in this task: a partial assistant skips the last write it could do.
-        "faulted_tools": sorted(
-            {f["tool"] for f in task.faults if f.get("when", "always") == "always"}
-        ),
-    }
-
-
 @lru_cache(maxsize=256)
 def _business_tools(
     enabled: tuple[str, ...], catalogue: tuple[tuple[str, tuple[str, ...]], ...]
@@ -190,7 +176,7 @@ def build_world(task: Task, seed: int, tables: dict[str, dict[str, dict[str, Any
 async def run_episode(
     task: Task,
     tables: dict[str, dict[str, dict[str, Any]]],
-    make_assistant: AssistantFactory,
+    make_assistant: AssistantFactory | BriefedFactory,
     make_caller: CallerFactory,
     *,
     seed: int = 0,
@@ -213,10 +199,8 @@ async def run_episode(
     for index, session in enumerate(task.sessions):
         if index > 0:
             world.start_session(session.at)
-        context = EpisodeContext(
-            task.id, task.business.id, seed, trial, reference_data(task, index)
-        )
-        assistant = make_assistant(context)
+        context = EpisodeContext(task.business.id, seed, trial)
+        assistant = briefed_or_plain(make_assistant, context, task, index)
         caller = make_caller(task, index)
         system = system_prompt(task.business, session.at)
         transcript.append(Utterance(index, "assistant", task.business.greeting))

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from adapters.errors import ProviderError
-from adapters.types import AssistantTurn, ToolCall, TurnRequest, Usage
 from businesses import load_set
+from contract.messages import AssistantTurn, ToolCall, TurnRequest, Usage
 from sandbox.episode import CallerTurn, CallerView
 
 MINI = Path(__file__).parent / "fixtures" / "mini"

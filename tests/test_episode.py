@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from adapters.types import AssistantTurn
 from businesses import initial_tables
 from callers import scripted_caller_factory
+from contract.messages import AssistantTurn
 from sandbox import canonical_bytes
 from sandbox.episode import Limits, run_episode
 from tests.helpers import (

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from adapters.types import AssistantTurn
 from businesses import initial_tables
 from callers import scripted_caller_factory
+from contract.messages import AssistantTurn
 from sandbox.episode import run_episode
 from sandbox.scorer import score_episode
 from sandbox.task import Assertion

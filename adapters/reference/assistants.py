@@ -23,9 +23,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.protocol import AssistantFactory, EpisodeContext
 from adapters.reference.summary import CLOSINGS, TRANSFER, sentence
-from adapters.types import AssistantTurn, ToolCall, TurnRequest, Usage
+from contract.assistant import EpisodeContext
+from contract.messages import AssistantTurn, ToolCall, TurnRequest, Usage
+from sandbox.briefing import BriefedFactory, Briefing
 from tools import Effect, default_registry
 
 # Reference assistants run no model: a known cost of nothing.
@@ -123,21 +124,17 @@ def _resolve(match: re.Match[str], results: Mapping[str, Any]) -> Any:
 class ReferenceAssistant:
     """An :class:`adapters.Assistant` that follows a task's plan with one flaw."""
 
-    def __init__(self, flaw: str, context: EpisodeContext) -> None:
+    def __init__(self, flaw: str, context: EpisodeContext, brief: Briefing) -> None:
         if flaw not in FLAWS:
             raise ValueError(
                 f"unknown reference assistant {flaw!r}; expected one of {', '.join(FLAWS)}"
             )
         self.flaw = flaw
-        reference = context.reference
         self.steps, self.skipped = _apply_flaw(
-            list(reference.get("plan", [])),
-            flaw,
-            reference.get("temperament", ""),
-            frozenset(reference.get("faulted_tools", ())),
+            [dict(step) for step in brief.plan], flaw, brief.temperament, brief.faulted_tools
         )
         self.outputs = _outputs(self.steps)
-        self.rng_seed = f"{context.task_id}/{context.seed}/{context.trial}/{flaw}"
+        self.rng_seed = f"{brief.task_id}/{context.seed}/{context.trial}/{flaw}"
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         done = sum(1 for m in request.messages if m.role == "assistant")
@@ -212,14 +209,14 @@ class ReferenceAssistant:
         return " ".join(sentences)
 
 
-def reference_factory(flaw: str) -> AssistantFactory:
-    """The factory behind ``reference/<flaw>``."""
+def reference_factory(flaw: str) -> BriefedFactory:
+    """The factory behind ``reference/<flaw>``: the only kind the episode briefs with the plan."""
     if flaw not in FLAWS:
         raise ValueError(
             f"unknown reference assistant {flaw!r}; expected one of {', '.join(FLAWS)}"
         )
 
-    def make(context: EpisodeContext) -> ReferenceAssistant:
-        return ReferenceAssistant(flaw, context)
+    def make(context: EpisodeContext, brief: Briefing) -> ReferenceAssistant:
+        return ReferenceAssistant(flaw, context, brief)
 
-    return make
+    return BriefedFactory(make, f"reference/{flaw}")

@@ -1,7 +1,7 @@
 """A local OpenAI- and Anthropic-compatible provider server, no key needed.
 
 It speaks ``POST /v1/chat/completions``, ``POST /v1/responses`` and ``POST /v1/messages``
-(non-streaming) with tool calls, answers with any :class:`~adapters.protocol.Assistant` (a
+(non-streaming) with tool calls, answers with any :class:`~contract.assistant.Assistant` (a
 reference assistant, your agent, a :class:`ScriptedAssistant` of canned replies), refuses what
 the real providers refuse, and injects :class:`Fault` s on demand. It binds to ``127.0.0.1``
 only. Started by ``opsbench serve`` and by the ``local_server`` test fixture::

@@ -22,12 +22,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from adapters import chat_completions, messages_api
-from adapters.protocol import Assistant
 from adapters.server.faults import Endpoint, Fault, FaultQueue
 from adapters.server.script import THINKING_KEY
 from adapters.server.transport import HttpRequest, HttpResponse
 from adapters.toolcalls import parse_arguments
-from adapters.types import AssistantTurn, TurnRequest
+from contract.assistant import Assistant
+from contract.messages import AssistantTurn, TurnRequest
 
 log = logging.getLogger(__name__)
 

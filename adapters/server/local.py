@@ -8,11 +8,11 @@ import threading
 from collections.abc import Callable
 from types import TracebackType
 
-from adapters.protocol import Assistant
 from adapters.server.app import ProviderApp, RecordedRequest
 from adapters.server.faults import Fault, FaultQueue
 from adapters.server.script import EchoAssistant
 from adapters.server.transport import LOOPBACK, HttpServer
+from contract.assistant import Assistant
 
 
 class LocalServer:

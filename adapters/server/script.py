@@ -7,7 +7,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adapters.types import AssistantTurn, ToolCall, TurnRequest, Usage
+from contract.messages import AssistantTurn, ToolCall, TurnRequest, Usage
 
 THINKING_KEY = "thinking"
 """``provider_state`` key of an :class:`AssistantTurn` whose text the server sends as the

@@ -13,28 +13,28 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from adapters.protocol import Assistant
-    from adapters.types import AssistantTurn, TurnRequest
+    from contract.assistant import Assistant
+    from contract.messages import AssistantTurn, TurnRequest
     from sandbox.task import Task
 
 
 def task_assistant(task: Task, model: str, options: dict[str, Any] | None = None) -> Assistant:
     """An assistant for ``model`` made for ``task``, one per session of it.
 
-    Reference assistants act from the session's oracle plan, which they get through the
-    :class:`~adapters.protocol.EpisodeContext`. The server only sees wire requests, so the
+    Reference assistants act from the session's oracle plan, which only their own
+    :class:`~sandbox.briefing.BriefedFactory` is given. The server only sees wire requests, so the
     session is recognised by its system prompt (each session has its own date and time), or
     by its start when an agent in between adds instructions to it.
     """
-    from adapters.protocol import EpisodeContext
     from adapters.registry import make_factory
-    from sandbox.episode import reference_data
+    from contract.assistant import EpisodeContext
+    from sandbox.briefing import make_assistant
     from sandbox.prompt import system_prompt
 
     factory = make_factory(model, options or {})
     sessions = {
-        system_prompt(task.business, session.at): factory(
-            EpisodeContext(task.id, task.business.id, 0, 0, reference_data(task, index))
+        system_prompt(task.business, session.at): make_assistant(
+            factory, EpisodeContext(task.business.id), task, index
         )
         for index, session in enumerate(task.sessions)
     }
@@ -137,10 +137,10 @@ def register(app: typer.Typer) -> None:
                         "reference assistants follow a task's plan: add --task", param_hint="--task"
                     )
                 else:
-                    from adapters.protocol import EpisodeContext
                     from adapters.registry import make_factory
+                    from contract.assistant import EpisodeContext
 
-                    driver = make_factory(assistant, options)(EpisodeContext("serve", "serve"))
+                    driver = make_factory(assistant, options)(EpisodeContext("serve"))
                     source = assistant
             else:
                 driver, source = None, "an echo (no assistant attached; see --assistant)"

@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from adapters.protocol import Assistant, AssistantFactory, EpisodeContext
 from adapters.registry import make_factory
 from adapters.retry import RetryPolicy
 from adapters.server import LocalServer
-from adapters.types import AssistantTurn, Message, ToolResult, TurnRequest
+from contract.assistant import Assistant, AssistantFactory, EpisodeContext
+from contract.messages import AssistantTurn, Message, ToolResult, TurnRequest
 from tools import default_registry
 
 

@@ -12,7 +12,7 @@ import pytest
 from adapters.errors import ProviderError, UnsupportedOptionError
 from adapters.registry import make_factory
 from adapters.server import ScriptedAssistant, reply, sign_thinking
-from adapters.types import Message, ToolResult, TurnRequest
+from contract.messages import Message, ToolResult, TurnRequest
 from tests.adapters.support import (
     ANTHROPIC,
     SYSTEM,

@@ -16,6 +16,7 @@ from adapters.registry import make_factory
 from businesses import PUBLIC_DIR, load_set
 from businesses.loader import initial_tables
 from callers import scripted_caller_factory
+from opsbench.commands.serve import task_assistant
 from sandbox.episode import run_episode
 from sandbox.scorer import score_episode
 from tests.adapters.support import CONTEXT, readme_example
@@ -30,15 +31,21 @@ def my_agents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return "my_agents"
 
 
-def test_the_readme_agent_runs_a_full_episode(my_agents):
+def test_the_readme_agent_runs_a_full_episode(my_agents, server):
     _businesses, tasks = load_set(PUBLIC_DIR)
     task = next(t for t in tasks if len(t.sessions) == 2)
     tables = initial_tables(task)
+    # The model behind the agent is the local server, answering as the oracle would.
+    server.reset(task_assistant(task, "reference/oracle"))
     mine = asyncio.run(
         run_episode(
             task,
             tables,
-            make_factory(f"python:{my_agents}:HouseStyleAgent"),
+            make_factory(
+                f"python:{my_agents}:HouseStyleAgent",
+                {"model": "openai/gpt-4.1"},
+                server.openai_base_url,
+            ),
             scripted_caller_factory,
         )
     )
@@ -46,7 +53,7 @@ def test_the_readme_agent_runs_a_full_episode(my_agents):
         run_episode(task, tables, reference_factory("oracle"), scripted_caller_factory)
     )
     assert not mine.infrastructure_error
-    # It wraps reference/oracle by default; the house rules change the prompt, not the plan.
+    # The house rules change the prompt, not what the model behind it does.
     assert score_episode(task, mine).to_dict() == score_episode(task, oracle).to_dict()
 
 

@@ -10,8 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from adapters.errors import ProviderError
-from adapters.redact import MASK, redact
 from adapters.registry import make_factory
+from contract.redact import MASK, redact
 from tests.adapters.support import CONTEXT, first_request
 
 KEY = "sk-test-echoed-0123456789"

@@ -14,6 +14,8 @@ from adapters.openai_chat import OpenAIChatAssistant
 from adapters.options import parse_model_options
 from adapters.reference import ReferenceAssistant
 from adapters.registry import make_factory
+from businesses import PUBLIC_DIR, load_set
+from sandbox.briefing import BriefedFactory, briefing
 from tests.adapters.support import CONTEXT
 
 LOCAL = "http://127.0.0.1:9/v1"
@@ -31,9 +33,15 @@ def test_the_prefix_picks_the_adapter(model, kind):
     assert isinstance(make_factory(model, {}, LOCAL)(CONTEXT), kind)
 
 
-def test_reference_assistants_come_from_the_hook():
-    assistant = make_factory("reference/oracle")(CONTEXT)
+def test_reference_assistants_come_from_the_hook_and_only_they_are_briefed():
+    factory = make_factory("reference/oracle")
+    assert isinstance(factory, BriefedFactory)
+    _businesses, tasks = load_set(PUBLIC_DIR)
+    assistant = factory(CONTEXT, briefing(tasks[0], 0))
     assert isinstance(assistant, ReferenceAssistant) and assistant.flaw == "oracle"
+    # Without the plan it cannot be made: wrapping it in an agent gets nothing.
+    with pytest.raises(TypeError):
+        factory(CONTEXT)  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(

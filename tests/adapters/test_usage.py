@@ -13,8 +13,8 @@ import pytest
 
 from adapters.pricing import COST_MAP_FILE, TokenCounts, cost_usd
 from adapters.server import ScriptedAssistant, reply
-from adapters.types import Usage
 from adapters.usage import chat_completions_usage, messages_usage
+from contract.messages import Usage
 from tests.adapters.support import (
     ANTHROPIC,
     LITELLM,

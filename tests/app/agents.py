@@ -1,6 +1,10 @@
-"""Custom agents for the application tests, loaded through ``python:tests.app.agents:...``.
+"""Test agents for the application tests, loaded as ``testagent/<Class>``.
 
-They are real implementations of the assistant protocol, the way a team's own agent would be.
+They are real implementations of the assistant protocol that stand in for a model that knows the
+right answer (the oracle) plus one infrastructure behaviour (a provider that is down, a bug, odd
+usage figures). Knowing the answer takes the task's plan, which only a
+:class:`~sandbox.briefing.BriefedFactory` is given, so ``tests/app/conftest.py`` registers the
+``testagent/`` prefix for the tests alone; ``python:`` agents are never briefed.
 """
 
 from __future__ import annotations
@@ -10,9 +14,10 @@ import json
 import os
 
 from adapters.errors import ProviderError
-from adapters.protocol import EpisodeContext
 from adapters.reference import reference_factory
-from adapters.types import AssistantTurn, TurnRequest, Usage
+from contract.assistant import EpisodeContext
+from contract.messages import AssistantTurn, TurnRequest, Usage
+from sandbox.briefing import Briefing
 
 # Task ids (comma-separated) whose episodes fail as if the provider were down.
 FAIL_ENV = "OPSBENCH_TEST_FAIL_TASKS"
@@ -21,13 +26,13 @@ FAIL_ENV = "OPSBENCH_TEST_FAIL_TASKS"
 class FlakyOracle:
     """The oracle reference assistant, except that its provider is "down" for some tasks."""
 
-    def __init__(self, context: EpisodeContext) -> None:
-        self.context = context
-        self.inner = reference_factory("oracle")(context)
+    def __init__(self, context: EpisodeContext, brief: Briefing) -> None:
+        self.task_id = brief.task_id
+        self.inner = reference_factory("oracle")(context, brief)
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         failing = os.environ.get(FAIL_ENV, "").split(",")
-        if self.context.task_id in failing:
+        if self.task_id in failing:
             raise ProviderError("503 Service Unavailable after 6 attempts", status=503, attempts=6)
         turn = await self.inner.respond(request)
         # Priced like a hosted model, so cost is exercised.
@@ -68,12 +73,13 @@ class Tunable:
     def __init__(
         self,
         context: EpisodeContext,
+        brief: Briefing,
         temperature: float = 0.0,
         headers: dict | None = None,
         timeout: float | None = None,
         base_url: str | None = None,
     ) -> None:
-        self.inner = reference_factory("oracle")(context)
+        self.inner = reference_factory("oracle")(context, brief)
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         return await self.inner.respond(request)
@@ -82,8 +88,8 @@ class Tunable:
 class TokensOnly:
     """The oracle reporting tokens but neither requests nor a price, as some agents do."""
 
-    def __init__(self, context: EpisodeContext) -> None:
-        self.inner = reference_factory("oracle")(context)
+    def __init__(self, context: EpisodeContext, brief: Briefing) -> None:
+        self.inner = reference_factory("oracle")(context, brief)
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         turn = await self.inner.respond(request)
@@ -109,13 +115,13 @@ BUGS_RAISED: list[str] = []
 class BuggyOracle:
     """The oracle with a bug (a KeyError, as from a malformed provider reply) on some tasks."""
 
-    def __init__(self, context: EpisodeContext) -> None:
-        self.context = context
-        self.inner = reference_factory("oracle")(context)
+    def __init__(self, context: EpisodeContext, brief: Briefing) -> None:
+        self.task_id = brief.task_id
+        self.inner = reference_factory("oracle")(context, brief)
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
-        if self.context.task_id in os.environ.get(BUG_ENV, "").split(","):
-            BUGS_RAISED.append(self.context.task_id)
+        if self.task_id in os.environ.get(BUG_ENV, "").split(","):
+            BUGS_RAISED.append(self.task_id)
             return {}["choices"]
         return await self.inner.respond(request)
 
@@ -123,8 +129,8 @@ class BuggyOracle:
 class WaitsForBug:
     """The oracle, whose first answer waits until BuggyOracle's bug fired: still in flight."""
 
-    def __init__(self, context: EpisodeContext) -> None:
-        self.inner = reference_factory("oracle")(context)
+    def __init__(self, context: EpisodeContext, brief: Briefing) -> None:
+        self.inner = reference_factory("oracle")(context, brief)
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         for _ in range(100_000):

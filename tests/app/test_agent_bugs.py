@@ -22,8 +22,8 @@ from tests.app.conftest import MINI_SET, mini_config
 from tests.helpers import MINI
 
 MINI_TASKS = sorted(load_set(MINI)[1], key=lambda t: t.id)
-BUGGY = "python:tests.app.agents:BuggyOracle"
-WAITS = "python:tests.app.agents:WaitsForBug"
+BUGGY = "testagent/BuggyOracle"
+WAITS = "testagent/WaitsForBug"
 
 
 @pytest.fixture(autouse=True)

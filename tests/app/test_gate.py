@@ -18,7 +18,7 @@ from tests.app.conftest import MINI_SET
 from tests.helpers import MINI
 
 MINI_TASKS = sorted(load_set(MINI)[1], key=lambda t: t.id)
-FLAKY = "python:tests.app.agents:FlakyOracle"
+FLAKY = "testagent/FlakyOracle"
 
 
 def invoke(*args: str, env: dict[str, str] | None = None):

@@ -130,7 +130,7 @@ def test_breakdowns_slice_by_business_caller_kind_tactic_and_set():
 
 
 def test_an_agent_reporting_tokens_but_no_requests_or_price_has_unknown_cost(store):
-    config = mini_config(models=("python:tests.app.agents:TokensOnly",), limit=2)
+    config = mini_config(models=("testagent/TokensOnly",), limit=2)
     run_id = run_evaluation(config, store).run_id
     usage = build_report(store, run_id).models[0].metrics.usage["assistant"]
     assert usage.input_tokens > 0 and usage.requests == 0

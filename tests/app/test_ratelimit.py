@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from adapters.protocol import EpisodeContext
-from adapters.types import AssistantTurn, TurnRequest, Usage
+from contract.assistant import EpisodeContext
+from contract.messages import AssistantTurn, TurnRequest, Usage
 from opsbench.ratelimit import RateLimiter, rate_limited
 
 

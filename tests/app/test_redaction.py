@@ -45,7 +45,7 @@ def test_a_nested_bearer_token_reaches_neither_the_store_nor_the_run_log(tmp_pat
     result = CliRunner().invoke(
         app,
         [
-            *("run", "-m", "python:tests.app.agents:Tunable", "--set", MINI_SET, "--limit", "1"),
+            *("run", "-m", "testagent/Tunable", "--set", MINI_SET, "--limit", "1"),
             *("-M", f"headers={header}", "--store", str(db), "-q", "--json"),
         ],
     )

@@ -24,8 +24,8 @@ from tests.helpers import MINI
 
 server_module = pytest.importorskip("adapters.server", reason="the local provider server")
 MINI_TASKS = sorted(load_set(MINI)[1], key=lambda t: t.id)
-TUNABLE = "python:tests.app.agents:Tunable"
-FLAKY = "python:tests.app.agents:FlakyOracle"
+TUNABLE = "testagent/Tunable"
+FLAKY = "testagent/FlakyOracle"
 
 
 def invoke(*args: str, env: dict[str, str] | None = None):

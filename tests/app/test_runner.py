@@ -148,7 +148,7 @@ def test_secrets_in_options_and_urls_are_redacted():
 def test_infrastructure_errors_are_excluded_then_resumed(store: Store, monkeypatch):
     failing = sorted(t.id for t in MINI_TASKS)[:2]
     monkeypatch.setenv(FAIL_ENV, ",".join(failing))
-    config = mini_config(models=("python:tests.app.agents:FlakyOracle",), trials=2)
+    config = mini_config(models=("testagent/FlakyOracle",), trials=2)
     outcome = run_evaluation(config, store)
     assert outcome.statuses == {
         "infrastructure_error": 2 * len(failing),

@@ -9,12 +9,12 @@ import pytest
 from adapters.errors import AdapterError
 from adapters.reference import reference_factory
 from adapters.server import ScriptedAssistant
-from adapters.types import AssistantTurn, ToolCall
 from businesses.loader import initial_tables
 from callers.choice import choose_caller
 from callers.fidelity import check_fidelity
 from callers.llm import caller_messages, llm_caller_factory, read_reply
 from callers.persona import END_MARKER
+from contract.messages import AssistantTurn, ToolCall
 from sandbox.episode import CallerView, Limits, Utterance, run_episode
 from sandbox.task import Task
 

@@ -7,26 +7,26 @@ Every provider adapter, every reference assistant and every custom agent impleme
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
-from adapters.types import AssistantTurn, TurnRequest
+from contract.messages import AssistantTurn, TurnRequest
 
 
 @dataclass(frozen=True)
 class EpisodeContext:
-    """What a factory may know about the episode it is making an assistant for.
+    """What a factory is told about the call it is making an assistant for.
 
-    Provider adapters ignore ``reference``; reference assistants read the task's oracle plan
-    from it. It is plain data so adapters need not import the task model.
+    Only what a deployed assistant would know: which business it answers for, and the run's
+    seed and trial (for its own sampling). Nothing about the task: no task id, no reference
+    plan, no expectations, no fault schedule. The business's instructions, policy, tools,
+    the conversation and the simulated time arrive in each :class:`TurnRequest`.
     """
 
-    task_id: str
     business: str
     seed: int = 0
     trial: int = 0
-    reference: Mapping[str, Any] = field(default_factory=dict)
 
 
 @runtime_checkable

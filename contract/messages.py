@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tools import ToolSpec
+from tools.registry import ToolSpec
 
 Role = Literal["user", "assistant", "tool"]
 
