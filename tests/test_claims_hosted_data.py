@@ -5,6 +5,7 @@ claim checker.
 """
 
 import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -187,3 +188,36 @@ def test_typographic_negations(items: list[dict[str, Any]]) -> None:
 
 def test_every_business_present(items: list[dict[str, Any]]) -> None:
     assert {it["business"] for it in items} == BUSINESSES
+
+
+def _has_odd_unicode(text: str) -> bool:
+    invisible = "\u00a0\u200b\u00ad\u202f\ufeff"
+    return any(
+        c in invisible or unicodedata.combining(c) or "CYRILLIC" in unicodedata.name(c, "")
+        for c in text
+    )
+
+
+# What each surface-style tag promises about the text; a tag that lies would skew per-style figures.
+STYLE_MARKERS = {
+    "unicode": _has_odd_unicode,
+    "typographic": lambda t: any(c in t for c in "\u2018\u2019\u201c\u201d"),
+    "checkmarks": lambda t: "\u2705" in t or "\u274c" in t,
+    "table": lambda t: bool(re.search(r"^\|[-| ]+\|$", t, re.M)),
+    "emoji": lambda t: any(ord(c) >= 0x2600 and unicodedata.category(c) == "So" for c in t),
+    "markdown": lambda t: "**" in t or bool(re.search(r"^#+ ", t, re.M)),
+    "numbered": lambda t: bool(re.search(r"^\d+[.)] ", t, re.M)),
+    "bullets": lambda t: bool(re.search(r"^[-\u2022] ", t, re.M)),
+    "long": lambda t: len(t) >= 600,
+}
+
+
+def test_style_tags_match_text(items: list[dict[str, Any]]) -> None:
+    for it in items:
+        for style, present in STYLE_MARKERS.items():
+            if style in it["style"]:
+                assert present(it["text"]), f"{it['id']}: tagged {style} but text lacks it"
+        if _has_odd_unicode(it["text"]):
+            assert "unicode" in it["style"], f"{it['id']}: odd Unicode not tagged"
+        if any(c in it["text"] for c in "\u2018\u2019\u201c\u201d"):
+            assert "typographic" in it["style"], f"{it['id']}: typographic quotes not tagged"
