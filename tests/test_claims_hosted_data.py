@@ -178,6 +178,8 @@ def test_split_balance(items: list[dict[str, Any]]) -> None:
     assert set(per_style) == STYLES
     for style, counts in per_style.items():
         assert counts["dev"] > 0 and counts["test"] > 0, style
+        # Per-style figures are reported for both halves, so each style is split about evenly.
+        assert abs(counts["dev"] - counts["test"]) <= 3, (style, counts)
 
 
 def test_typographic_negations(items: list[dict[str, Any]]) -> None:
