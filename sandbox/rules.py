@@ -224,7 +224,20 @@ def max_goodwill_credit(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     return out
 
 
-_AMOUNT = re.compile(r"[$£€]\s?(\d+(?:[.,]\d{2})?)")
+_AMOUNT = re.compile(r"[$£€]\s?(\d[\d.,]*)")
+_CENTS = re.compile(r"[.,](\d{2})$")
+
+
+def amount_cents(text: str) -> int:
+    """Cents of an amount as written after a currency sign: ``1,500.00``, ``1500``, ``12,50``.
+
+    A separator followed by exactly two final digits marks the cents; every other ``,`` or ``.``
+    groups thousands (a sentence's full stop after the amount is not part of it).
+    """
+    text = text.rstrip(".,")
+    cents = _CENTS.search(text)
+    whole = text[: cents.start()] if cents else text
+    return int(re.sub(r"[.,]", "", whole) or "0") * 100 + (int(cents.group(1)) if cents else 0)
 
 
 def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> int:
@@ -245,7 +258,7 @@ def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> in
         body = note.get("body", "")
         if not _PROMISE.search(body):
             continue
-        amounts = [round(float(a.replace(",", ".")) * 100) for a in _AMOUNT.findall(body)]
+        amounts = [amount_cents(a) for a in _AMOUNT.findall(body)]
         best = max(best, max(amounts)) if amounts else (best or -1)
     return best
 

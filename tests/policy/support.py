@@ -2,7 +2,8 @@
 rules, the matchers and the scorer on what they left.
 
 A *script* is a list of steps: ``(tool, arguments)`` runs a call at the simulated time;
-``("@", "2026-03-05T10:00")`` moves the clock; ``("session", "2026-03-09T09:00")`` starts the
+``("@", "2026-03-05T10:00")`` sets the clock (before the first call: the call takes place
+then; later: the clock moves on); ``("session", "2026-03-09T09:00")`` starts the
 next session (the caller ringing back) at that time.
 """
 
@@ -13,8 +14,10 @@ from dataclasses import replace
 from typing import Any
 
 from contract.messages import Usage
+from sandbox.clock import SimClock
 from sandbox.diff import diff
 from sandbox.episode import EpisodeResult, Utterance
+from sandbox.faults import Fault, FaultInjector
 from sandbox.rules import RuleContext, Violation, check_rules
 from sandbox.scorer import Score, score_episode
 from sandbox.task import Assertion, Expect, Task
@@ -25,29 +28,43 @@ from tests.helpers import mini_tasks
 Step = tuple[str, Any]
 
 
-def play(script: Sequence[Step], world: World | None = None) -> tuple[World, Any]:
-    """Run ``script`` on a fresh sample world; returns the world and its initial state."""
-    world = world or make_world()
+def play(
+    script: Sequence[Step], world: World | None = None, *, faulted: Sequence[str] = ()
+) -> tuple[World, Any]:
+    """Run ``script`` on a fresh sample world (``faulted`` tools always fail, as an injected
+    back-end fault); returns the world and its initial state."""
+    world = world or make_world(FaultInjector([Fault(tool) for tool in faulted]))
     initial = world.state.copy()
-    for name, arguments in script:
-        if name == "@":
+    for step, (name, arguments) in enumerate(script):
+        if name == "@" and not world.trace:
+            world.clock = SimClock(arguments)  # the call takes place at another time
+        elif name == "@":
             world.clock.set(arguments)
         elif name == "session":
             world.start_session(arguments)
         else:
-            world.call(name, arguments, f"c{len(world.trace)}")
+            world.call(name, arguments, f"step{step}")
     return world, initial
 
 
-def context(script: Sequence[Step]) -> RuleContext:
-    world, initial = play(script)
+def context(
+    script: Sequence[Step], world: World | None = None, *, faulted: Sequence[str] = ()
+) -> RuleContext:
+    world, initial = play(script, world, faulted=faulted)
     rows = diff(initial, world.state)
     return RuleContext(initial, world.state, rows, list(world.ledger.entries), list(world.trace))
 
 
-def violations(rule: str, params: Mapping[str, Any], script: Sequence[Step]) -> list[Violation]:
+def violations(
+    rule: str,
+    params: Mapping[str, Any],
+    script: Sequence[Step],
+    world: World | None = None,
+    *,
+    faulted: Sequence[str] = (),
+) -> list[Violation]:
     """The violations of one configured rule over what ``script`` did."""
-    return check_rules([(rule, params)], context(script))
+    return check_rules([(rule, params)], context(script, world, faulted=faulted))
 
 
 def result_of(world: World, initial: Any, said: Sequence[str] = ()) -> EpisodeResult:
@@ -96,3 +113,22 @@ def score(script: Sequence[Step], task: Task | None = None, said: Sequence[str] 
     """The scorer's verdict on what ``script`` did, against ``task`` (default: expect nothing)."""
     world, initial = play(script)
     return score_episode(task or bare_task(), result_of(world, initial, said))
+
+
+def flagged(
+    rule: str,
+    params: Mapping[str, Any],
+    script: Sequence[Step],
+    world: World | None = None,
+    *,
+    faulted: Sequence[str] = (),
+) -> list[int]:
+    """The script steps (by index) whose calls broke ``rule``, in the order reported."""
+    ctx = context(script, world, faulted=faulted)
+    by_seq = {e.seq: e.call_id for e in ctx.ledger}
+    out = []
+    for violation in check_rules([(rule, params)], ctx):
+        assert violation.rule == rule
+        call_id = by_seq[violation.ledger_seq] if violation.ledger_seq is not None else None
+        out.append(int(call_id.removeprefix("step")) if call_id else -1)
+    return out
