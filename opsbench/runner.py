@@ -41,6 +41,7 @@ from contract.messages import Usage
 from opsbench import __version__
 from opsbench.errors import AgentCrashError, OpsbenchError, ResumeRefusedError, SelectionError
 from opsbench.judge import JudgeError, judge_episode
+from opsbench.provenance import episode_provenance, run_provenance
 from opsbench.ratelimit import RateLimiter, rate_limited
 from opsbench.store import NewEpisode, RunRecord, RunTask, Status, Store
 from sandbox.canonical import canonical_json, content_hash
@@ -477,6 +478,7 @@ def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -
         caller=config.caller,
         judge=config.judge,
         task_set_hash=task_set_hash(tasks),
+        provenance=_provenance(config),
         # The caller's identity (model, temperature, seed) is pinned so runs with different
         # simulated callers are never compared silently.
         config={**config.to_dict(), "caller_identity": identity},
@@ -496,6 +498,31 @@ def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -
     )
     store.create_run(run)
     return Prepared(run, config, tasks, assistants, caller, judge)
+
+
+def _provenance(config: RunConfig) -> dict[str, Any]:
+    return run_provenance(config.models, config.caller, config.judge, config.base_url, redact_url)
+
+
+def _check_provenance(run: RunRecord, config: RunConfig) -> None:
+    """Refuse to resume with another scorer, or against another server than the run's."""
+    current = _provenance(config)
+    before = run.scorer_version
+    if before != current["scorer_version"]:
+        raise ResumeRefusedError(
+            f"cannot resume {run.id}: it was scored by scorer version {before or 'unrecorded'} "
+            f"and this OpsBench scores with {current['scorer_version']} (sandbox/ or tools/ "
+            "changed); episodes scored by two scorers must not mix: start a new run instead"
+        )
+    recorded = run.provenance.get("base_urls", {})
+    for model, url in current["base_urls"].items():
+        if model in recorded and recorded[model] != url:
+            raise ResumeRefusedError(
+                f"cannot resume {run.id}: {model} ran against "
+                f"{recorded[model] or 'the provider itself'} and would now go to "
+                f"{url or 'the provider itself'} (--base-url or its *_BASE_URL variable); "
+                "results from different servers must not mix: start a new run instead"
+            )
 
 
 def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
@@ -523,6 +550,7 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
             "results from different servers must not mix; start a new run instead"
         )
     config = replace(stored, options=options, base_url=base_url or stored.base_url, **overrides)
+    _check_provenance(run, config)
     assistants, caller, identity, judge = _resolve(config)
     _check_caller_identity(run, identity)
     loaded: dict[tuple[str, str], Task] = {}
@@ -691,6 +719,7 @@ async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) ->
         cost_usd=_usage_cost([result.usage, result.caller_usage, judge_usage]),
         timings=timings,
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+        provenance=episode_provenance(prepared.run.provenance, key.model),
     )
 
 
