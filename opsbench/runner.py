@@ -22,6 +22,7 @@ import logging
 import re
 import secrets
 import socket
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -39,7 +40,13 @@ from callers.fidelity import check_fidelity
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.messages import Usage
 from opsbench import __version__
-from opsbench.errors import AgentCrashError, OpsbenchError, ResumeRefusedError, SelectionError
+from opsbench.errors import (
+    AgentCrashError,
+    OpsbenchError,
+    ResumeRefusedError,
+    SelectionError,
+    StoreError,
+)
 from opsbench.judge import JudgeError, judge_episode
 from opsbench.provenance import episode_provenance, run_provenance
 from opsbench.ratelimit import RateLimiter, rate_limited
@@ -776,7 +783,22 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 )
                 crashed.append((key, exc))
                 return
-            episode_ref = store.record_episode(prepared.run.id, episode)
+            try:
+                episode_ref = store.record_episode(prepared.run.id, episode)
+            except (StoreError, sqlite3.Error) as exc:
+                # The store cannot take it (full disk, lock held too long): stop like a crash,
+                # every other worker finishing and storing what it has in flight if it can.
+                log.error(
+                    "run %s stopped: could not store %s, %s trial %d: %s",
+                    prepared.run.id,
+                    model,
+                    key.task.id,
+                    key.trial,
+                    exc,
+                    exc_info=exc,
+                )
+                crashed.append((key, exc))
+                return
             # Reference assistants never wait on I/O: yield so Ctrl-C and other models get a turn.
             await asyncio.sleep(0)
             if episode.status != "scored":
@@ -829,6 +851,13 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     log.info("run %s: ran %d episodes: %s", prepared.run.id, ran, statuses)
     if crashed:
         key, exc = crashed[0]
+        if isinstance(exc, StoreError | sqlite3.Error):
+            raise StoreError(
+                f"run {prepared.run.id} stopped: could not store the episode of {key.model}, "
+                f"{key.task.id} trial {key.trial} ({' '.join(str(exc).split())}); {ran} "
+                f"episodes finished and are stored, `opsbench run --resume {prepared.run.id}` "
+                "continues once the store can be written"
+            )
         raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, exc, ran)
     return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, halted)
 

@@ -334,8 +334,13 @@ class Store:
     # -- runs ---------------------------------------------------------------------------------
 
     def create_run(self, run: RunRecord) -> None:
-        """Record a new run and its tasks in one transaction."""
+        """Record a new run and its tasks in one transaction; an id already used is refused."""
         with self._write():
+            if self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run.id,)).fetchone():
+                raise StoreError(
+                    f"run {run.id} already exists in {self.path}: give another --run-id, or "
+                    f"`opsbench run --resume {run.id}` to finish it"
+                )
             self._db.execute(
                 "INSERT INTO runs (id, created_at, opsbench_version, git_commit, seed, caller, "
                 "judge, task_set_hash, config, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
