@@ -5,7 +5,9 @@ Models are paired by model string; when each run holds exactly one model and the
 scored trial of it passed; a flip is a task that passes in one run and not in the other.
 Metric deltas are computed over the tasks both runs hold at the same version only. Differences
 that make the comparison unfair (task versions, caller model, judge) are listed as warnings
-rather than hidden. "Separated" means the two 95% intervals do not overlap: conservative, not a
+rather than hidden. Runs scored by different scorer versions (``opsbench.provenance``) are
+warned about, and deltas and flips are restricted to the tasks whose episodes were scored by the
+same scorer version in both runs. "Separated" means the two 95% intervals do not overlap: conservative, not a
 paired test.
 """
 
@@ -93,6 +95,15 @@ def _on(episodes: tuple[EpisodeRecord, ...], model: str, tasks: set[str]) -> lis
     return [e for e in episodes if e.model == model and f"{e.task_set}:{e.task_id}" in tasks]
 
 
+def _scorers(episodes: tuple[EpisodeRecord, ...]) -> dict[str, set[str | None]]:
+    """The scorer versions each task's episodes were scored by."""
+    out: dict[str, set[str | None]] = {}
+    for e in episodes:
+        if e.status == "scored":
+            out.setdefault(f"{e.task_set}:{e.task_id}", set()).add(e.scorer_version)
+    return out
+
+
 def _pairs(a: Report, b: Report) -> list[tuple[ModelReport, ModelReport]]:
     names_b = {m.model: m for m in b.models}
     pairs = [(m, names_b[m.model]) for m in a.models if m.model in names_b]
@@ -133,10 +144,24 @@ def compare(a: Report, b: Report) -> Comparison:
     if not pairs:
         warnings.append("no model appears in both runs")
     skip = set(changed)
+    if a.run.scorer_version != b.run.scorer_version:
+        scorers_a, scorers_b = _scorers(a.episodes), _scorers(b.episodes)
+        # Comparable: one known scorer version for the task in each run, the same in both.
+        unlike = set()
+        for task in scorers_a.keys() & scorers_b.keys():
+            versions = scorers_a[task] | scorers_b[task]
+            if len(versions) != 1 or None in versions:
+                unlike.add(task)
+        skip |= unlike
+        warnings.append(
+            f"the runs were scored by different scorer versions: "
+            f"{a.run.scorer_version or 'unrecorded'} vs {b.run.scorer_version or 'unrecorded'}; "
+            f"{len(unlike)} task(s) scored differently are left out of the deltas and flips"
+        )
     # Deltas are over the tasks both runs hold at the same version, so a change in the task
     # list is never read as a change in the model.
     shared = {f"{s}:{t}" for s, t in versions_a.keys() & versions_b.keys()} - skip
-    if only or changed:
+    if only or skip:
         warnings.append(f"metric deltas are over the {len(shared)} task(s) both runs share")
     models = []
     for ma, mb in pairs:

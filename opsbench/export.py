@@ -24,6 +24,7 @@ def export_jsonl(store: Store, run_id: str, out: TextIO) -> int:
         "judge": run.judge,
         "run_seed": run.seed,
         "task_set_hash": run.task_set_hash,
+        "scorer_version": run.scorer_version,
     }
     count = 0
     for episode in store.episodes(run.id, full=True):

@@ -93,6 +93,19 @@ def scorecard(report: Report, console: Console, columns: tuple[str, ...] = SCORE
     console.print(table)
 
 
+def provenance_line(provenance: dict[str, Any]) -> str:
+    """Scorer version, the servers the models were sent to, and the SDK versions, in one line."""
+    if not provenance:
+        return "scorer version unrecorded (a run stored before provenance was kept)"
+    urls = {m: u for m, u in provenance.get("base_urls", {}).items() if u}
+    sdks = provenance.get("sdks", {})
+    return (
+        f"scorer {provenance.get('scorer_version')}"
+        + ("  base URL " + ", ".join(f"{m} → {u}" for m, u in sorted(urls.items())) if urls else "")
+        + ("  SDKs " + ", ".join(f"{n} {v}" for n, v in sorted(sdks.items())) if sdks else "")
+    )
+
+
 def full_report(report: Report, console: Console, *, breakdowns: bool = True) -> None:
     """Run metadata, the scorecard, breakdowns, failure classes, tokens and cost."""
     run = report.run
@@ -101,6 +114,7 @@ def full_report(report: Report, console: Console, *, breakdowns: bool = True) ->
         f"  seed {run.seed}  caller {run.caller}  judge {run.judge or 'lexicon checker'}"
         f"  tasks {len(run.tasks)} (set hash {run.task_set_hash})"
     )
+    console.print(provenance_line(run.provenance), highlight=False, markup=False)
     missing = report.planned - len(report.episodes)
     if missing > 0:
         console.print(

@@ -86,6 +86,7 @@ class Report:
                     "status": e.status,
                     "passed": None if e.score is None else e.score.get("passed"),
                     "error": e.error,
+                    "scorer_version": e.scorer_version,
                 }
                 for e in self.episodes
             ],

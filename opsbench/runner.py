@@ -22,6 +22,7 @@ import logging
 import re
 import secrets
 import socket
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -39,8 +40,15 @@ from callers.fidelity import check_fidelity
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.messages import Usage
 from opsbench import __version__
-from opsbench.errors import AgentCrashError, OpsbenchError, ResumeRefusedError, SelectionError
+from opsbench.errors import (
+    AgentCrashError,
+    OpsbenchError,
+    ResumeRefusedError,
+    SelectionError,
+    StoreError,
+)
 from opsbench.judge import JudgeError, judge_episode
+from opsbench.provenance import episode_provenance, run_provenance
 from opsbench.ratelimit import RateLimiter, rate_limited
 from opsbench.store import NewEpisode, RunRecord, RunTask, Status, Store
 from sandbox.canonical import canonical_json, content_hash
@@ -477,6 +485,7 @@ def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -
         caller=config.caller,
         judge=config.judge,
         task_set_hash=task_set_hash(tasks),
+        provenance=_provenance(config),
         # The caller's identity (model, temperature, seed) is pinned so runs with different
         # simulated callers are never compared silently.
         config={**config.to_dict(), "caller_identity": identity},
@@ -496,6 +505,31 @@ def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -
     )
     store.create_run(run)
     return Prepared(run, config, tasks, assistants, caller, judge)
+
+
+def _provenance(config: RunConfig) -> dict[str, Any]:
+    return run_provenance(config.models, config.caller, config.judge, config.base_url, redact_url)
+
+
+def _check_provenance(run: RunRecord, config: RunConfig) -> None:
+    """Refuse to resume with another scorer, or against another server than the run's."""
+    current = _provenance(config)
+    before = run.scorer_version
+    if before != current["scorer_version"]:
+        raise ResumeRefusedError(
+            f"cannot resume {run.id}: it was scored by scorer version {before or 'unrecorded'} "
+            f"and this OpsBench scores with {current['scorer_version']} (sandbox/ or tools/ "
+            "changed); episodes scored by two scorers must not mix: start a new run instead"
+        )
+    recorded = run.provenance.get("base_urls", {})
+    for model, url in current["base_urls"].items():
+        if model in recorded and recorded[model] != url:
+            raise ResumeRefusedError(
+                f"cannot resume {run.id}: {model} ran against "
+                f"{recorded[model] or 'the provider itself'} and would now go to "
+                f"{url or 'the provider itself'} (--base-url or its *_BASE_URL variable); "
+                "results from different servers must not mix: start a new run instead"
+            )
 
 
 def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
@@ -523,6 +557,7 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
             "results from different servers must not mix; start a new run instead"
         )
     config = replace(stored, options=options, base_url=base_url or stored.base_url, **overrides)
+    _check_provenance(run, config)
     assistants, caller, identity, judge = _resolve(config)
     _check_caller_identity(run, identity)
     loaded: dict[tuple[str, str], Task] = {}
@@ -691,6 +726,7 @@ async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) ->
         cost_usd=_usage_cost([result.usage, result.caller_usage, judge_usage]),
         timings=timings,
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+        provenance=episode_provenance(prepared.run.provenance, key.model),
     )
 
 
@@ -747,7 +783,22 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 )
                 crashed.append((key, exc))
                 return
-            episode_ref = store.record_episode(prepared.run.id, episode)
+            try:
+                episode_ref = store.record_episode(prepared.run.id, episode)
+            except (StoreError, sqlite3.Error) as exc:
+                # The store cannot take it (full disk, lock held too long): stop like a crash,
+                # every other worker finishing and storing what it has in flight if it can.
+                log.error(
+                    "run %s stopped: could not store %s, %s trial %d: %s",
+                    prepared.run.id,
+                    model,
+                    key.task.id,
+                    key.trial,
+                    exc,
+                    exc_info=exc,
+                )
+                crashed.append((key, exc))
+                return
             # Reference assistants never wait on I/O: yield so Ctrl-C and other models get a turn.
             await asyncio.sleep(0)
             if episode.status != "scored":
@@ -800,6 +851,13 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     log.info("run %s: ran %d episodes: %s", prepared.run.id, ran, statuses)
     if crashed:
         key, exc = crashed[0]
+        if isinstance(exc, StoreError | sqlite3.Error):
+            raise StoreError(
+                f"run {prepared.run.id} stopped: could not store the episode of {key.model}, "
+                f"{key.task.id} trial {key.trial} ({' '.join(str(exc).split())}); {ran} "
+                f"episodes finished and are stored, `opsbench run --resume {prepared.run.id}` "
+                "continues once the store can be written"
+            )
         raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, exc, ran)
     return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, halted)
 

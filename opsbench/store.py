@@ -91,6 +91,22 @@ CREATE TABLE IF NOT EXISTS failed_attempts (
 """
 
 
+# Columns added after schema 1, as (table, column, type): added to an older store when it is
+# opened, so existing databases keep working (their rows read these as NULL / unknown).
+_ADDED_COLUMNS = (
+    # What a run and each episode were produced with: scorer version, base URL, SDK versions.
+    ("runs", "provenance", "TEXT"),
+    ("episodes", "provenance", "TEXT"),
+)
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    for table, column, kind in _ADDED_COLUMNS:
+        present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
 def episode_id(run_id: str, model: str, task_set: str, task_id: str, trial: int) -> str:
     """A stable, short id for one episode of a run (the same after ``--resume``)."""
     key = "\x1f".join((run_id, model, task_set, task_id, str(trial)))
@@ -125,6 +141,13 @@ class RunRecord:
     task_set_hash: str
     config: dict[str, Any]
     tasks: tuple[RunTask, ...] = ()
+    # Scorer version, effective base URL per model, SDK versions (opsbench.provenance); empty
+    # for a run stored before they were recorded.
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def scorer_version(self) -> str | None:
+        return self.provenance.get("scorer_version")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -138,6 +161,8 @@ class RunRecord:
             "task_set_hash": self.task_set_hash,
             "config": self.config,
             "task_versions": {f"{t.task_set}:{t.task_id}": t.task_version for t in self.tasks},
+            "provenance": self.provenance,
+            "scorer_version": self.scorer_version,
         }
 
 
@@ -162,12 +187,17 @@ class EpisodeRecord:
     timings: dict[str, float]
     finished_at: str
     task: RunTask | None = None
+    provenance: dict[str, Any] | None = None
     result: dict[str, Any] | None = field(default=None, repr=False)
     diff: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
     def key(self) -> tuple[str, str, str, int]:
         return (self.model, self.task_set, self.task_id, self.trial)
+
+    @property
+    def scorer_version(self) -> str | None:
+        return (self.provenance or {}).get("scorer_version")
 
     def to_dict(self, *, full: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -187,6 +217,7 @@ class EpisodeRecord:
             "attempts": self.attempts,
             "timings": self.timings,
             "finished_at": self.finished_at,
+            "provenance": self.provenance,
         }
         if self.task is not None:
             out["business"] = self.task.business
@@ -218,6 +249,7 @@ class NewEpisode:
     cost_usd: float | None
     timings: dict[str, float]
     finished_at: str
+    provenance: dict[str, Any] | None = None
 
 
 class Store:
@@ -248,6 +280,7 @@ class Store:
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
+                _add_columns(self._db)
                 row = self._db.execute(
                     "SELECT value FROM meta WHERE key = 'schema_version'"
                 ).fetchone()
@@ -301,10 +334,16 @@ class Store:
     # -- runs ---------------------------------------------------------------------------------
 
     def create_run(self, run: RunRecord) -> None:
-        """Record a new run and its tasks in one transaction."""
+        """Record a new run and its tasks in one transaction; an id already used is refused."""
         with self._write():
+            if self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run.id,)).fetchone():
+                raise StoreError(
+                    f"run {run.id} already exists in {self.path}: give another --run-id, or "
+                    f"`opsbench run --resume {run.id}` to finish it"
+                )
             self._db.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO runs (id, created_at, opsbench_version, git_commit, seed, caller, "
+                "judge, task_set_hash, config, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.id,
                     run.created_at,
@@ -315,6 +354,7 @@ class Store:
                     run.judge,
                     run.task_set_hash,
                     canonical_json(run.config),
+                    canonical_json(run.provenance),
                 ),
             )
             self._db.executemany(
@@ -348,7 +388,11 @@ class Store:
     def run(self, run_id: str | None = None) -> RunRecord:
         """The run ``run_id`` (a unique prefix is enough), or the latest one."""
         run_id = self.latest_run() if run_id is None else self._resolve_run(run_id)
-        row = self._db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        row = self._db.execute(
+            "SELECT id, created_at, opsbench_version, git_commit, seed, caller, judge, "
+            "task_set_hash, config, provenance FROM runs WHERE id = ?",
+            (run_id,),
+        ).fetchone()
         tasks = tuple(
             RunTask(r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])), r[7], bool(r[8]))
             for r in self._db.execute(
@@ -366,6 +410,7 @@ class Store:
             task_set_hash=row[7],
             config=json.loads(row[8]),
             tasks=tasks,
+            provenance=json.loads(row[9]) if row[9] else {},
         )
 
     def _resolve_run(self, run_id: str) -> str:
@@ -404,6 +449,7 @@ class Store:
             episode.cost_usd,
             canonical_json(episode.timings),
             episode.finished_at,
+            None if episode.provenance is None else canonical_json(episode.provenance),
         )
         with self._write():
             old = self._db.execute(
@@ -413,8 +459,8 @@ class Store:
                 self._db.execute(
                     "INSERT INTO episodes (id, run_id, model, task_set, task_id, trial, seed, "
                     "status, task_version, error, score, result, diff, usage, cost_usd, "
-                    "timings, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                    "?, ?)",
+                    "timings, finished_at, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    "?, ?, ?, ?, ?, ?, ?)",
                     (
                         ep_id,
                         run_id,
@@ -434,7 +480,7 @@ class Store:
                 self._db.execute(
                     "UPDATE episodes SET status = ?, task_version = ?, error = ?, score = ?, "
                     "result = ?, diff = ?, usage = ?, cost_usd = ?, timings = ?, "
-                    "finished_at = ?, attempts = ? WHERE id = ?",
+                    "finished_at = ?, provenance = ?, attempts = ? WHERE id = ?",
                     (*values, old[3] + 1, ep_id),
                 )
             else:
@@ -499,7 +545,7 @@ class Store:
 
 _COLUMNS = (
     "id, run_id, model, task_set, task_id, trial, seed, status, task_version, error, score, "
-    "usage, cost_usd, attempts, timings, finished_at"
+    "usage, cost_usd, attempts, timings, finished_at, provenance"
 )
 
 
@@ -528,6 +574,7 @@ def _episode(
         timings=json.loads(row[14]),
         finished_at=row[15],
         task=tasks.get((row[3], row[4])),
-        result=json.loads(row[16]) if full else None,
-        diff=json.loads(row[17]) if full else None,
+        provenance=json.loads(row[16]) if row[16] else None,
+        result=json.loads(row[17]) if full else None,
+        diff=json.loads(row[18]) if full else None,
     )

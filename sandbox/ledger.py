@@ -239,3 +239,31 @@ def revert(
                 state._put(change.table, change.before)
         (compensated if entry.effect == Effect.COMPENSABLE else reverted).append(entry.seq)
     return RevertReport(tuple(reverted), tuple(compensated), tuple(irreversible))
+
+
+def revert_each_record(
+    state: State, entries: Sequence[LedgerEntry] | Iterable[LedgerEntry]
+) -> dict[tuple[str, str], str]:
+    """Undo ``entries`` on ``state`` (in place) one record at a time, never raising.
+
+    Each record is walked back through the changes made to it, newest first. A record that an
+    irreversible call changed stays as it is (``"irreversible effect"``), and so does one whose
+    current image is not what its next change left (``"revert cannot restore it"``); every other
+    record is restored, whatever happened to the rest. Returns the records left unrestored, why.
+    """
+    ordered = sorted((e for e in entries if e.ok and e.changes), key=lambda e: e.seq, reverse=True)
+    stuck: dict[tuple[str, str], str] = {}
+    for entry in ordered:
+        for change in reversed(entry.changes):
+            key = (change.table, change.id)
+            if key in stuck:
+                continue
+            if entry.effect == Effect.IRREVERSIBLE:
+                stuck[key] = "irreversible effect"
+            elif state.get(change.table, change.id) != change.after:
+                stuck[key] = "revert cannot restore it"
+            elif change.before is None:
+                state._remove(change.table, change.id)
+            else:
+                state._put(change.table, change.before)
+    return stuck

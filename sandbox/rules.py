@@ -80,7 +80,12 @@ RULE_TYPES: dict[str, RuleType] = {}
 def rule_type(
     name: str, description: str, **properties: dict[str, Any]
 ) -> Callable[[RuleCheck], RuleCheck]:
-    """Register a rule type; ``properties`` are the JSON Schemas of its parameters."""
+    """Register a rule type; ``properties`` are the JSON Schemas of its parameters.
+
+    Used as ``rule_type(name, ...)(check)`` after the check is defined, not as a decorator:
+    mutmut (scripts/mutation.sh) does not mutate decorated functions, and the checks are the
+    policy layer that the mutation run must reach.
+    """
     required = [k for k, v in properties.items() if not v.pop("optional", False)]
     schema = {
         "type": "object",
@@ -112,7 +117,6 @@ def _days_between(earlier: str, later: str) -> float:
     return (parse_time(later) - parse_time(earlier)) / timedelta(days=1)
 
 
-@rule_type("refund_window", "Refunds only within N days of delivery.", days=_int(0))
 def refund_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     for entry in ctx.ok("refund"):
@@ -136,7 +140,9 @@ def refund_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     return out
 
 
-@rule_type("return_window", "Returns only within N days of delivery.", days=_int(0))
+rule_type("refund_window", "Refunds only within N days of delivery.", days=_int(0))(refund_window)
+
+
 def return_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     for entry in ctx.ok("start_return"):
@@ -156,11 +162,9 @@ def return_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     return out
 
 
-@rule_type(
-    "max_refund",
-    "Refunds above a limit (per charge, all refunds of the call together) go to a person.",
-    amount_cents=_int(0),
-)
+rule_type("return_window", "Returns only within N days of delivery.", days=_int(0))(return_window)
+
+
 def max_refund(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     per_charge: dict[str, int] = {}
@@ -185,16 +189,16 @@ def max_refund(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     return out
 
 
+rule_type(
+    "max_refund",
+    "Refunds above a limit (per charge, all refunds of the call together) go to a person.",
+    amount_cents=_int(0),
+)(max_refund)
+
+
 _PROMISE = re.compile(r"^\s*promised\b", re.IGNORECASE)
 
 
-@rule_type(
-    "max_goodwill_credit",
-    "Store credit per customer per episode at most N cents, beyond what a note on file beginning "
-    "'Promised' documents.",
-    amount_cents=_int(0),
-    honour_noted_promises={"type": "boolean", "optional": True},
-)
 def max_goodwill_credit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     totals: dict[str, int] = {}
@@ -224,7 +228,29 @@ def max_goodwill_credit(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     return out
 
 
-_AMOUNT = re.compile(r"[$£€]\s?(\d+(?:[.,]\d{2})?)")
+rule_type(
+    "max_goodwill_credit",
+    "Store credit per customer per episode at most N cents, beyond what a note on file beginning "
+    "'Promised' documents.",
+    amount_cents=_int(0),
+    honour_noted_promises={"type": "boolean", "optional": True},
+)(max_goodwill_credit)
+
+
+_AMOUNT = re.compile(r"[$£€]\s?(\d[\d.,]*)")
+_CENTS = re.compile(r"[.,](\d{2})$")
+
+
+def amount_cents(text: str) -> int:
+    """Cents of an amount as written after a currency sign: ``1,500.00``, ``1500``, ``12,50``.
+
+    A separator followed by exactly two final digits marks the cents; every other ``,`` or ``.``
+    groups thousands (a sentence's full stop after the amount is not part of it).
+    """
+    text = text.rstrip(".,")
+    cents = _CENTS.search(text)
+    whole = text[: cents.start()] if cents else text
+    return int(re.sub(r"[.,]", "", whole) or "0") * 100 + (int(cents.group(1)) if cents else 0)
 
 
 def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> int:
@@ -245,12 +271,11 @@ def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> in
         body = note.get("body", "")
         if not _PROMISE.search(body):
             continue
-        amounts = [round(float(a.replace(",", ".")) * 100) for a in _AMOUNT.findall(body)]
+        amounts = [amount_cents(a) for a in _AMOUNT.findall(body)]
         best = max(best, max(amounts)) if amounts else (best or -1)
     return best
 
 
-@rule_type("no_fee_waiver", "Fees are never waived by the assistant.")
 def no_fee_waiver(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     return [
         Violation(
@@ -264,11 +289,9 @@ def no_fee_waiver(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     ]
 
 
-@rule_type(
-    "discount_limit",
-    "Charges for an order or appointment at most N percent below price.",
-    percent=_int(0),
-)
+rule_type("no_fee_waiver", "Fees are never waived by the assistant.")(no_fee_waiver)
+
+
 def discount_limit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     for entry in ctx.ok("charge"):
@@ -293,6 +316,13 @@ def discount_limit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violatio
                 )
             )
     return out
+
+
+rule_type(
+    "discount_limit",
+    "Charges for an order or appointment at most N percent below price.",
+    percent=_int(0),
+)(discount_limit)
 
 
 _NO_VERIFY_TOOLS = ("transfer_to_human", "add_note")
@@ -322,12 +352,6 @@ def _customer_of(entry: LedgerEntry, ctx: RuleContext) -> str | None:
     return None
 
 
-@rule_type(
-    "verify_before_write",
-    "Before changing a customer's account, verify the caller with one of the given fields.",
-    fields=_names(optional=False),
-    except_tools=_names(),
-)
 def verify_before_write(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     exempt = set(params.get("except_tools", _NO_VERIFY_TOOLS))
     needed = set(params["fields"])
@@ -363,17 +387,19 @@ def verify_before_write(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     return out
 
 
+rule_type(
+    "verify_before_write",
+    "Before changing a customer's account, verify the caller with one of the given fields.",
+    fields=_names(optional=False),
+    except_tools=_names(),
+)(verify_before_write)
+
+
 def _before(ctx: RuleContext, call: ToolCallRecord, entry: LedgerEntry) -> bool:
     position = next((c.index for c in ctx.trace if c.ledger_seq == entry.seq), None)
     return position is not None and call.index < position
 
 
-@rule_type(
-    "cancellation_notice",
-    "Cancelling with less than N hours' notice incurs a fee that must be charged.",
-    hours=_int(0),
-    fee_cents=_int(0),
-)
 def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     for entry in ctx.ok("cancel_appointment"):
@@ -403,11 +429,14 @@ def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     return out
 
 
-@rule_type(
-    "deposit_required",
-    "Booking a service with a deposit requires charging the deposit.",
-    services=_names(),
-)
+rule_type(
+    "cancellation_notice",
+    "Cancelling with less than N hours' notice incurs a fee that must be charged.",
+    hours=_int(0),
+    fee_cents=_int(0),
+)(cancellation_notice)
+
+
 def deposit_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     for entry in ctx.ok("book_appointment"):
@@ -438,13 +467,13 @@ def deposit_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violat
     return out
 
 
-@rule_type(
-    "escalation_required",
-    "These actions must be handed to a person, not done by the assistant.",
-    tools=_names(optional=False),
-    irreversible_only={"type": "boolean", "optional": True},
-    min_amount_cents=_int(0, optional=True),
-)
+rule_type(
+    "deposit_required",
+    "Booking a service with a deposit requires charging the deposit.",
+    services=_names(),
+)(deposit_required)
+
+
 def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     for entry in ctx.ok(*params["tools"]):
@@ -465,7 +494,15 @@ def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     return out
 
 
-@rule_type("max_pause_days", "Subscriptions may be paused for at most N days.", days=_int(1))
+rule_type(
+    "escalation_required",
+    "These actions must be handed to a person, not done by the assistant.",
+    tools=_names(optional=False),
+    irreversible_only={"type": "boolean", "optional": True},
+    min_amount_cents=_int(0, optional=True),
+)(escalation_required)
+
+
 def max_pause_days(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     for entry in ctx.ok("pause_subscription"):
@@ -481,6 +518,11 @@ def max_pause_days(params: Mapping[str, Any], ctx: RuleContext) -> list[Violatio
                 )
             )
     return out
+
+
+rule_type("max_pause_days", "Subscriptions may be paused for at most N days.", days=_int(1))(
+    max_pause_days
+)
 
 
 def check_rules(rules: list[tuple[str, Mapping[str, Any]]], ctx: RuleContext) -> list[Violation]:

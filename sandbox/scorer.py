@@ -28,11 +28,9 @@ from sandbox.claims import (
 )
 from sandbox.diff import DiffRow, diff
 from sandbox.episode import EpisodeResult
-from sandbox.errors import RevertError
-from sandbox.ledger import revert
+from sandbox.ledger import revert_each_record
 from sandbox.rules import RuleContext, Violation, check_rules
 from sandbox.task import Task
-from tools import Effect
 
 
 @dataclass(frozen=True)
@@ -229,26 +227,18 @@ def _unrecoverable(
             bad.setdefault((table, record_id), f"{violation.tag} violation")
     if not bad:
         return []
-    irreversible = {
-        (c.table, c.id)
-        for e in result.ledger
-        if e.ok and e.effect == Effect.IRREVERSIBLE
-        for c in e.changes
-    }
+    # Decided per row: one record that cannot be restored says nothing about the others.
     restored = result.final.copy()
-    try:
-        revert(restored, result.ledger, skip_irreversible=True)
-        failed_revert = False
-    except RevertError:
-        failed_revert = True
+    stuck = revert_each_record(restored, result.ledger)
     out = []
     for (table, record_id), why in sorted(bad.items()):
-        if (table, record_id) in irreversible:
-            out.append({"table": table, "id": record_id, "why": f"{why}; irreversible effect"})
-        elif failed_revert or restored.get(table, record_id) != result.initial.get(
-            table, record_id
-        ):
-            out.append({"table": table, "id": record_id, "why": f"{why}; revert cannot restore it"})
+        if (table, record_id) in stuck:
+            reason = stuck[(table, record_id)]
+        elif restored.get(table, record_id) != result.initial.get(table, record_id):
+            reason = "revert cannot restore it"
+        else:
+            continue
+        out.append({"table": table, "id": record_id, "why": f"{why}; {reason}"})
     return out
 
 

@@ -3,7 +3,8 @@
 :meth:`World.call` is the single door through which an assistant changes anything. It never
 raises for anything a model can send: unknown tools, arguments that are not JSON, schema
 violations, unknown ids and hard-constraint breaches all come back as structured tool errors
-and change nothing.
+and change nothing. Once ``transfer_to_human`` has succeeded the assistant has left the call:
+every later call of the session (even one in the same turn) is refused with ``call_ended``.
 """
 
 from __future__ import annotations
@@ -114,6 +115,13 @@ class World:
         """Run one tool call from the model and record it. Never raises for model input."""
         raw = _raw(arguments)
         tool = self.tools.get(name) if isinstance(name, str) else None
+        if self.call_ended:
+            error = ToolError(
+                "call_ended",
+                "The call was handed to a person; you are no longer on it, and nothing was done.",
+            )
+            effect = None if tool is None else tool.effect
+            return self._record(str(name), call_id, raw, None, "rejected", effect, error.payload())
         if tool is None:
             error = ToolError(
                 "unknown_tool",

@@ -92,6 +92,28 @@ def test_transfer_to_human_ends_the_call():
     assert result.transcript[-1].speaker == "assistant"
 
 
+def test_tool_calls_after_a_transfer_in_the_same_turn_change_nothing():
+    task = TASKS["mini_clinic/cancel-final-billing"]
+    after = call("add_note", '{"customer_id": "CUS-1002", "body": "left the call"}', "n")
+    assistant = ScriptedAssistant(
+        [
+            AssistantTurn(
+                tool_calls=(
+                    call("transfer_to_human", '{"reason": "final billing", "summary": "x"}', "t"),
+                    after,
+                ),
+            )
+        ]
+    )
+    result = _run(task, assistant)
+    assert result.endings == ["transferred"]
+    assert list(result.final.rows("notes")) == list(result.initial.rows("notes"))
+    assert [(r.tool, r.outcome, r.error_code) for r in result.trace] == [
+        ("transfer_to_human", "ok", None),
+        ("add_note", "rejected", "call_ended"),
+    ]
+
+
 def test_the_turn_limit_ends_a_call_that_never_ends():
     result = _run(
         RESCHEDULE,

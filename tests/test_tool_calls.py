@@ -120,3 +120,34 @@ def test_service_ids_are_listed_in_the_specialised_schema(world):
     schema = registry.public_schema("book_appointment")
     assert schema["properties"]["service_id"]["enum"] == ["SRV-1001", "SRV-1002"]
     assert "x-table" not in schema["properties"]["service_id"]
+
+
+TRANSFER = {"reason": "needs a person", "summary": "caller wants a manager"}
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("add_note", {"customer_id": "CUS-1001", "body": "after the transfer"}),
+        ("find_customer", {"name": "Maria"}),
+        ("transfer_to_human", TRANSFER),
+        ("delete_everything", {}),
+    ],
+)
+def test_after_a_transfer_every_call_is_refused_and_changes_nothing(world, name, arguments):
+    assert world.call("transfer_to_human", TRANSFER).ok
+    error = _unchanged(world, name, arguments)
+    assert error["code"] == "call_ended"
+    assert len([e for e in world.ledger.entries if e.ok]) == 1
+
+
+def test_a_failed_transfer_does_not_end_the_call(world):
+    refused = world.call("transfer_to_human", {"reason": "x", "summary": "y", "customer_id": "NO"})
+    assert not refused.ok and not world.call_ended
+    assert world.call("add_note", {"customer_id": "CUS-1001", "body": "still here"}).ok
+
+
+def test_the_next_session_is_a_new_call(world):
+    assert world.call("transfer_to_human", TRANSFER).ok
+    world.start_session()
+    assert world.call("add_note", {"customer_id": "CUS-1001", "body": "days later"}).ok

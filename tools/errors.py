@@ -11,6 +11,7 @@ Codes:
     not_found           an id that does not exist
     conflict            a hard constraint (double booking, refund above the amount paid...)
     unavailable         an injected or simulated back-end failure (the call did nothing)
+    call_ended          the call was already handed to a person: the assistant has left it
 """
 
 from __future__ import annotations

@@ -40,6 +40,17 @@
       el("span", {class: "ci"}, `${(100 * rate.low).toFixed(1)}–${(100 * rate.high).toFixed(1)}`));
   }
 
+  // Scorer version, the servers the models were sent to, and the SDK versions.
+  function provenance(p) {
+    if (!p.scorer_version) return "scorer version unrecorded (a run stored before provenance was kept)";
+    const urls = Object.entries(p.base_urls || {}).filter(([, url]) => url)
+      .map(([model, url]) => `${model} → ${url}`);
+    const sdks = Object.entries(p.sdks || {}).map(([name, version]) => `${name} ${version}`);
+    return [`scorer ${p.scorer_version}`,
+      urls.length ? `base URL ${urls.join(", ")}` : "",
+      sdks.length ? `SDKs ${sdks.join(", ")}` : ""].filter(Boolean).join(" · ");
+  }
+
   function header() {
     const run = DATA.run;
     const root = document.getElementById("header");
@@ -50,6 +61,7 @@
         `caller ${run.caller} · judge ${run.judge || "lexicon claim checker"} · ` +
         `${Object.keys(run.task_versions).length} tasks (set hash ${run.task_set_hash}) · ` +
         `${DATA.stored_episodes} of ${DATA.planned_episodes} episodes stored · started ${run.created_at}`),
+      el("div", {class: "meta", id: "provenance"}, provenance(run.provenance || {})),
       el("div", {class: "note"}, DATA.note));
   }
 
