@@ -88,10 +88,7 @@ class ProviderApp:
         if request.method == "GET" and path in ("", "/health", "/v1/models", "/models"):
             response = HttpResponse.json(200, {"object": "list", "data": [], "status": "ok"})
         elif endpoint is None or request.method != "POST":
-            response = HttpResponse.json(
-                404,
-                {"error": {"message": f"no route {request.method} {path}", "type": "not_found"}},
-            )
+            response = _no_route(request.method, path)
         else:
             try:
                 body = json.loads(request.body or b"null")
@@ -144,6 +141,8 @@ class ProviderApp:
         response = HttpResponse.json(200, data, headers={"x-request-id": str(data.get("id", ""))})
         if fault is not None and fault.kind == "slow":
             response = replace(response, delay=fault.delay)
+        if fault is not None and fault.kind == "trickle":
+            response = replace(response, trickle=fault.delay)
         return response
 
     def forget_cache(self) -> None:
@@ -394,6 +393,19 @@ _QUOTA_MESSAGES = {
     "responses": "You exceeded your current quota, please check your plan and billing details.",
     "anthropic": "Your credit balance is too low to access the Anthropic API.",
 }
+
+
+def _no_route(method: str, path: str) -> HttpResponse:
+    """A 404 that says what is wrong: the path, not the key or the model."""
+    served = ", ".join(f"POST {route}" for route in ROUTES if route.startswith("/v1/"))
+    hint = ""
+    if "/v1/v1/" in f"{path}/":
+        hint = " (the base URL already ends in /v1 and the client added another)"
+    message = (
+        f"this server has no route {method} {path}{hint}; it serves {served} on this one "
+        "port: use --base-url http://HOST:PORT (or …/v1) for either wire format"
+    )
+    return HttpResponse.json(404, {"error": {"message": message, "type": "not_found_error"}})
 
 
 def _fault_error(endpoint: Endpoint, fault: Fault) -> HttpResponse:
