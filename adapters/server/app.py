@@ -342,6 +342,9 @@ def broken_arguments(text: str, kind: str) -> str:
 
 
 def _break_chat(data: dict[str, Any], fault: Fault) -> None:
+    if fault.kind == "no_choices":
+        data["choices"] = []
+        return
     message = data["choices"][0]["message"]
     if fault.kind == "empty_completion":
         message["content"] = ""
@@ -359,6 +362,8 @@ def _break_chat(data: dict[str, Any], fault: Fault) -> None:
 
 
 def _break_messages(data: dict[str, Any], fault: Fault, turn: AssistantTurn) -> None:
+    if fault.kind == "no_choices":
+        return
     if fault.kind == "empty_completion":
         data["content"] = []
         data["stop_reason"] = "end_turn"

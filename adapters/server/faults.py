@@ -17,6 +17,8 @@ Faults wait in a first-in, first-out queue; each request looks only at the head:
                       Anthropic ``input`` is always an object, so there it changes nothing)
 ``missing_ids``       leave the tool call ids out
 ``empty_completion``  no text and no tool calls
+``no_choices``        a Chat Completions reply with ``choices: []`` (a broken gateway; on the
+                      other wire formats it changes nothing)
 ====================  ===================================================================
 
 The argument and id faults wait, at the head of the queue, for a reply that has tool calls.
@@ -42,6 +44,7 @@ Kind = Literal[
     "dict_arguments",
     "missing_ids",
     "empty_completion",
+    "no_choices",
 ]
 Endpoint = Literal["openai", "responses", "anthropic"]
 TRANSPORT_KINDS = frozenset({"http", "slow", "hang", "trickle"})
@@ -208,7 +211,9 @@ class FaultQueue:
         """The head fault if it is an output fault that applies to this reply."""
         return self._take(
             endpoint,
-            lambda f: f.kind == "empty_completion" or (f.kind in CALL_KINDS and has_calls),
+            lambda f: (
+                f.kind in ("empty_completion", "no_choices") or (f.kind in CALL_KINDS and has_calls)
+            ),
         )
 
     def _take(self, endpoint: Endpoint, applies: Callable[[Fault], bool]) -> Fault | None:
