@@ -27,11 +27,17 @@ from urllib.parse import unquote, urlsplit
 
 MASK = "[redacted]"
 # Variables whose values are credentials: the providers' and anything named like one.
-_SECRET_NAME = re.compile(r"(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH)", re.IGNORECASE)
+# Whole words of the name only: GITHUB_TOKEN and ANTHROPIC_AUTH_TOKEN, not GIT_AUTHOR_NAME.
+_SECRET_NAME = re.compile(
+    r"(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH|CREDENTIALS?)(?:_|$)",
+    re.IGNORECASE,
+)
 _SHAPES = re.compile(
-    r"(?i)\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}"
+    r"(?i:\bbearer)\s+[A-Za-z0-9._~+/=-]{6,}"
+    # HTTP Basic credentials are base64: a "basic haircut" in a transcript is not one.
+    r"|\bBasic\s+(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{8,}={0,2}"
     r"|\b(?:sk|pk|rk)-[A-Za-z0-9_-]{6,}"
-    r"|\b(?:x-api-key|api[_-]?key|authorization)\s*[:=]\s*['\"]?[^\s'\",;]{6,}"
+    r"|(?i:\b(?:x-api-key|api[_-]?key|authorization))\s*[:=]\s*['\"]?[^\s'\",;]{6,}"
 )
 # The password part of ``scheme://user:password@host``.
 _URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s/:@'\"]*):[^\s/@'\"]+@")

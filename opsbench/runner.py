@@ -15,6 +15,7 @@ checked before the run is created, so a typo never leaves an empty run behind.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import fnmatch
 import importlib.util
 import json
@@ -34,6 +35,7 @@ from urllib.parse import urlsplit, urlunsplit
 from adapters.errors import AdapterError, ProviderError
 from adapters.reference import FLAWS, reference_factory
 from adapters.registry import AnyFactory
+from adapters.retry import recording_retries
 from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
 from callers.fidelity import check_fidelity
 from contract.assistant import AssistantFactory, EpisodeContext
@@ -50,8 +52,6 @@ from sandbox.scorer import score_episode
 from sandbox.task import Task
 
 log = logging.getLogger("opsbench.runner")
-# HTTP statuses that mean the run is misconfigured (key, permission, model), not an outage.
-CONFIGURATION_STATUSES = frozenset({401, 403, 404})
 DEFAULT_MODELS: tuple[str, ...] = tuple(f"reference/{flaw}" for flaw in FLAWS)
 # Words of option names whose values are never written to the store, a report or a log.
 _SECRET_WORDS = frozenset(
@@ -62,6 +62,8 @@ _SECRET_JOINED = frozenset(("apikey", "accesstoken", "authtoken", "secretkey", "
 _SECRET_SHAPES = re.compile(r"(?i:bearer)\s+\S+|\bsk-[A-Za-z0-9_-]{6,}")
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://\S+$")
 REDACTED = "<redacted>"
+# Thirty turns of a slow reasoning model fit; a stuck stream or proxy does not hang a run.
+DEFAULT_EPISODE_TIMEOUT = 1800.0
 
 
 @dataclass(frozen=True)
@@ -106,8 +108,14 @@ class RunConfig:
     base_url: str | None = None
     max_turns: int = Limits.max_turns
     max_tool_rounds: int = Limits.max_tool_rounds
+    # Seconds one episode (every session, then its judging) may take in all; None: no limit.
+    episode_timeout: float | None = DEFAULT_EPISODE_TIMEOUT
 
     def __post_init__(self) -> None:
+        if self.episode_timeout is not None and not self.episode_timeout > 0:
+            raise SelectionError(
+                f"--episode-timeout must be more than 0 seconds, got {self.episode_timeout:g}"
+            )
         if self.trials < 1:
             raise SelectionError(f"--trials must be at least 1, got {self.trials}")
         if self.concurrency < 1:
@@ -141,6 +149,7 @@ class RunConfig:
             "base_url": redact_url(self.base_url),
             "max_turns": self.max_turns,
             "max_tool_rounds": self.max_tool_rounds,
+            "episode_timeout": self.episode_timeout,
         }
 
     @classmethod
@@ -436,8 +445,10 @@ class RunOutcome:
     ran: int
     skipped: int
     statuses: dict[str, int]
-    # Models stopped because their provider refused the key or the model, with why.
+    # Models stopped by the stop policy (their own, their caller's or their judge's), with why.
     halted: dict[str, str] = field(default_factory=dict)
+    # Episodes still planned per model (stopped queues), for the --resume hint.
+    left: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -508,7 +519,7 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
     simulated caller must be as they were when the run started.
     """
     run = store.run(run_id)
-    allowed = {"concurrency", "rpm", "tpm", "options", "base_url"}
+    allowed = {"concurrency", "rpm", "tpm", "options", "base_url", "episode_timeout"}
     if set(overrides) - allowed:
         raise ResumeRefusedError(
             f"--resume cannot change {', '.join(sorted(set(overrides) - allowed))}; start a new run"
@@ -640,8 +651,118 @@ def _usage_cost(usages: Sequence[Usage | None]) -> float | None:
     return total
 
 
+# -- the stop policy and the retry record -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelFailure:
+    """A provider error raised by one of the models an episode uses, and which one."""
+
+    role: str  # "assistant", "caller" or "judge"
+    model: str
+    error: ProviderError
+
+    @property
+    def stop_reason(self) -> str | None:
+        return self.error.stop_reason
+
+
+_FAILURES: contextvars.ContextVar[list[ModelFailure] | None] = contextvars.ContextVar(
+    "opsbench_model_failures", default=None
+)
+
+
+def _noted(role: str, model: str, error: ProviderError) -> None:
+    failures = _FAILURES.get()
+    if failures is not None:
+        failures.append(ModelFailure(role, model, error))
+
+
+class _WatchedAssistant:
+    """An assistant (the model under test, or the judge) whose provider errors are noted."""
+
+    def __init__(self, inner: Any, role: str, model: str) -> None:
+        self.inner, self.role, self.model = inner, role, model
+
+    async def respond(self, request: Any) -> Any:
+        try:
+            return await self.inner.respond(request)
+        except ProviderError as exc:
+            _noted(self.role, self.model, exc)
+            raise
+
+
+class _WatchedCaller:
+    """A simulated caller whose model's provider errors are noted."""
+
+    def __init__(self, inner: Any, model: str) -> None:
+        self.inner, self.model = inner, model
+
+    async def speak(self, view: Any) -> Any:
+        try:
+            return await self.inner.speak(view)
+        except ProviderError as exc:
+            _noted("caller", self.model, exc)
+            raise
+
+
+def _watched(prepared: Prepared) -> Prepared:
+    """``prepared`` with every model it uses (assistants, caller, judge) watched."""
+    from sandbox.briefing import wrapped
+
+    def watch(role: str, model: str) -> Callable[[Any], Any]:
+        return lambda assistant: _WatchedAssistant(assistant, role, model)
+
+    assistants = {m: wrapped(f, watch("assistant", m)) for m, f in prepared.assistants.items()}
+    inner_caller = prepared.caller
+    caller_model = prepared.config.caller.removeprefix("llm:")
+
+    def caller(task: Task, session: int) -> Any:
+        return _WatchedCaller(inner_caller(task, session), caller_model)
+
+    judge = prepared.judge
+    if judge is not None:
+        plain_judge = judge
+        judge_model = prepared.config.judge or "judge"
+        judge = lambda context: _WatchedAssistant(  # noqa: E731 -- a factory, like the others
+            plain_judge(context), "judge", judge_model
+        )
+    return replace(prepared, assistants=assistants, caller=caller, judge=judge)
+
+
+def stop_line(failure: ModelFailure) -> str:
+    """Why a model's queue stopped, in words: who failed, the policy's reason, the error."""
+    # The error's text starts with the adapter's label (the model) already.
+    who = "" if failure.role == "assistant" else f"the {failure.role} {failure.model}: "
+    return f"{who}{failure.stop_reason} ({failure.error})"
+
+
+def retry_summary(retries: Sequence[Mapping[str, Any]]) -> str:
+    """``3 failed requests (HTTP 429 x2, no response x1), waited 4.5 s`` for a retry record."""
+    reasons: dict[str, int] = {}
+    for attempt in retries:
+        status = attempt.get("status")
+        what = f"HTTP {status}" if status is not None else "no response"
+        reasons[what] = reasons.get(what, 0) + 1
+    waited = sum(a.get("wait_s") or 0.0 for a in retries)
+    kinds = ", ".join(f"{k} x{n}" for k, n in sorted(reasons.items()))
+    count = len(retries)
+    return f"{count} failed request{'' if count == 1 else 's'} ({kinds}), waited {waited:.1f} s"
+
+
 async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -> NewEpisode:
-    """Run, judge and score one episode; never touches the store."""
+    """Run, judge and score one episode; never touches the store.
+
+    Every failed provider request made for it (assistant, caller, judge) is recorded in the
+    episode's ``retries``; the deadline (``episode_timeout``) covers the conversation and,
+    apart, the judging.
+    """
+    with recording_retries() as retries:
+        episode = await _run_one(prepared, key, assistant)
+    return replace(episode, retries=retries.to_list())
+
+
+async def _run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -> NewEpisode:
     config, task = prepared.config, key.task
     seed = episode_seed(config.seed, key.trial)
     result = await run_episode(
@@ -652,6 +773,7 @@ async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) ->
         seed=seed,
         trial=key.trial,
         limits=config.limits,
+        deadline_s=config.episode_timeout,
     )
     status, error = _status(task, result, simulated=config.caller != "scripted")
     judge_usage: Usage | None = None
@@ -661,9 +783,16 @@ async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) ->
         tick = time.perf_counter()
         context = EpisodeContext(task.business.id, seed, key.trial)
         try:
-            checker, judge_usage = await judge_episode(prepared.judge, result, context)
+            async with asyncio.timeout(config.episode_timeout):
+                checker, judge_usage = await judge_episode(prepared.judge, result, context)
         except (ProviderError, JudgeError) as exc:
             status, error = "infrastructure_error", f"judge: {type(exc).__name__}: {exc}"
+        except TimeoutError:
+            status, error = (
+                "infrastructure_error",
+                f"judge: did not finish within the deadline of {config.episode_timeout:g} s "
+                "(--episode-timeout)",
+            )
         timings["judge_s"] = time.perf_counter() - tick
     score = None
     if status != "infrastructure_error":
@@ -719,21 +848,42 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
         json.dumps(prepared.run.config, sort_keys=True),
     )
     statuses: dict[str, int] = {}
+    watched = _watched(prepared)
 
     # A bug in an agent or in the harness (anything but a provider failure, which run_episode
     # records as an infrastructure error) stops the run: no new episode starts, the ones in
     # flight finish and are stored, then AgentCrashError names the episode that failed.
     crashed: list[tuple[EpisodeKey, Exception]] = []
-    # A provider that refuses the key, the permission or the model (401/403/404) will refuse
-    # every episode of that model: stop its queue instead of recording a run of identical
-    # errors. Its remaining episodes stay planned, so --resume finishes them once it is fixed.
+    # One stop policy for every model the run uses (contract.errors.stop_reason): a refused
+    # key or permission, an unknown model or endpoint, an exhausted quota will fail every
+    # later request too. The assistant's failing stops its own queue; the caller's or the
+    # judge's, every queue (every episode needs them). What is left stays planned, so
+    # --resume finishes it once the cause is fixed.
     halted: dict[str, str] = {}
+
+    def halt(models: Sequence[str], failure: ModelFailure, key: EpisodeKey) -> None:
+        line = stop_line(failure)
+        fresh = [m for m in models if m not in halted]
+        for model in fresh:
+            halted[model] = line
+        if fresh:
+            log.error(
+                "%s stopped after %s trial %d: %s; fix that, then "
+                "`opsbench run --resume %s` runs what is left",
+                ", ".join(fresh),
+                key.task.id,
+                key.trial,
+                line,
+                prepared.run.id,
+            )
 
     async def worker(model: str, queue: list[EpisodeKey], assistant: AnyFactory) -> None:
         while queue and not crashed and model not in halted:
             key = queue.pop(0)
+            failures: list[ModelFailure] = []
+            token = _FAILURES.set(failures)
             try:
-                episode = await run_one(prepared, key, assistant)
+                episode = await run_one(watched, key, assistant)
             except Exception as exc:
                 log.error(
                     "run %s stopped: %s, %s trial %d raised %s: %s",
@@ -747,9 +897,20 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 )
                 crashed.append((key, exc))
                 return
+            finally:
+                _FAILURES.reset(token)
             episode_ref = store.record_episode(prepared.run.id, episode)
             # Reference assistants never wait on I/O: yield so Ctrl-C and other models get a turn.
             await asyncio.sleep(0)
+            if episode.retries:
+                log.info(
+                    "%s (%s, %s trial %d): %s",
+                    episode_ref,
+                    model,
+                    key.task.id,
+                    key.trial,
+                    retry_summary(episode.retries),
+                )
             if episode.status != "scored":
                 log.warning(
                     "%s %s (%s, %s trial %d): %s",
@@ -760,18 +921,10 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                     key.trial,
                     episode.error or ", ".join(episode.result.get("caller_flags", [])),
                 )
-            if (
-                episode.status == "infrastructure_error"
-                and episode.result.get("error_status") in CONFIGURATION_STATUSES
-            ):
-                halted[model] = episode.error or "provider refused the request"
-                log.error(
-                    "%s: stopped after %s: %s; fix the key or model and --resume %s",
-                    model,
-                    key.task.id,
-                    halted[model],
-                    prepared.run.id,
-                )
+            stopping = next((f for f in reversed(failures) if f.stop_reason), None)
+            if episode.status == "infrastructure_error" and stopping is not None:
+                everyone = stopping.role != "assistant"
+                halt(list(prepared.assistants) if everyone else [model], stopping, key)
             statuses[episode.status] = statuses.get(episode.status, 0) + 1
             tokens = sum(
                 (u or {}).get("input_tokens", 0) + (u or {}).get("output_tokens", 0)
@@ -789,7 +942,7 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
             )
 
     workers = []
-    for model, factory in prepared.assistants.items():
+    for model, factory in watched.assistants.items():
         limited = rate_limited(factory, RateLimiter(config.rpm, config.tpm))
         queue = todo[model]
         workers.extend(
@@ -801,7 +954,10 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     if crashed:
         key, exc = crashed[0]
         raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, exc, ran)
-    return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, halted)
+    left = {m: len(q) for m, q in todo.items() if q}
+    return RunOutcome(
+        prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, halted, left
+    )
 
 
 def run_evaluation(

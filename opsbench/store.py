@@ -6,8 +6,11 @@ still running; ``--resume`` finishes the rest. ``(run, model, task set, task, tr
 so a resumed run can never hold an episode twice.
 
 Deterministic parts of an episode (result, score, diff, usage) are stored as canonical JSON;
-wall-clock facts (timings, finish time) live in their own columns, so the same seed gives the same
-bytes.
+wall-clock facts (timings, finish time, the failed provider requests and the waits between them,
+``retries``) live in their own columns, so the same seed gives the same bytes.
+
+Columns added after the first release are added to an existing store when it is opened
+(:data:`_ADDED_COLUMNS`), so an older store keeps working and reads them as empty.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from contract.redact import redact
 from opsbench.errors import RunNotFoundError, StoreError, StoreLockedError, StoreVersionError
 from sandbox.canonical import canonical_json
 
@@ -89,6 +93,13 @@ CREATE TABLE IF NOT EXISTS failed_attempts (
     finished_at TEXT NOT NULL
 );
 """
+
+
+# Columns newer than the first schema: (table, column, SQL type). Added on open when missing.
+_ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    # Every failed provider request of the episode: [{label, attempt, reason, status, wait_s}].
+    ("episodes", "retries", "TEXT"),
+)
 
 
 def episode_id(run_id: str, model: str, task_set: str, task_id: str, trial: int) -> str:
@@ -164,6 +175,8 @@ class EpisodeRecord:
     task: RunTask | None = None
     result: dict[str, Any] | None = field(default=None, repr=False)
     diff: list[dict[str, Any]] | None = field(default=None, repr=False)
+    # Failed provider requests (assistant, caller, judge) and the waits after them.
+    retries: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -187,6 +200,7 @@ class EpisodeRecord:
             "attempts": self.attempts,
             "timings": self.timings,
             "finished_at": self.finished_at,
+            "retries": self.retries,
         }
         if self.task is not None:
             out["business"] = self.task.business
@@ -218,6 +232,7 @@ class NewEpisode:
     cost_usd: float | None
     timings: dict[str, float]
     finished_at: str
+    retries: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:
@@ -248,6 +263,10 @@ class Store:
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
+                for table, column, kind in _ADDED_COLUMNS:
+                    present = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+                    if column not in present:
+                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
                 row = self._db.execute(
                     "SELECT value FROM meta WHERE key = 'schema_version'"
                 ).fetchone()
@@ -314,7 +333,7 @@ class Store:
                     run.caller,
                     run.judge,
                     run.task_set_hash,
-                    canonical_json(run.config),
+                    redact(canonical_json(run.config)),
                 ),
             )
             self._db.executemany(
@@ -390,20 +409,23 @@ class Store:
 
         An episode that already exists is replaced only when the stored one is an
         infrastructure error (that is what ``--resume`` re-runs); its error is kept in
-        ``failed_attempts``. A scored episode is never overwritten.
+        ``failed_attempts``. A scored episode is never overwritten. Every text is redacted
+        (:func:`contract.redact.redact`) on the way in: a credential a provider or an agent
+        echoed into an error, a transcript or a tool argument never reaches the file.
         """
         ep_id = episode_id(run_id, episode.model, episode.task_set, episode.task_id, episode.trial)
         values = (
             episode.status,
             episode.task_version,
-            episode.error,
-            None if episode.score is None else canonical_json(episode.score),
-            canonical_json(episode.result),
-            canonical_json(episode.diff),
+            None if episode.error is None else redact(episode.error),
+            None if episode.score is None else redact(canonical_json(episode.score)),
+            redact(canonical_json(episode.result)),
+            redact(canonical_json(episode.diff)),
             canonical_json(episode.usage),
             episode.cost_usd,
             canonical_json(episode.timings),
             episode.finished_at,
+            redact(canonical_json(episode.retries)),
         )
         with self._write():
             old = self._db.execute(
@@ -413,8 +435,8 @@ class Store:
                 self._db.execute(
                     "INSERT INTO episodes (id, run_id, model, task_set, task_id, trial, seed, "
                     "status, task_version, error, score, result, diff, usage, cost_usd, "
-                    "timings, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                    "?, ?)",
+                    "timings, finished_at, retries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    "?, ?, ?, ?, ?, ?)",
                     (
                         ep_id,
                         run_id,
@@ -434,7 +456,7 @@ class Store:
                 self._db.execute(
                     "UPDATE episodes SET status = ?, task_version = ?, error = ?, score = ?, "
                     "result = ?, diff = ?, usage = ?, cost_usd = ?, timings = ?, "
-                    "finished_at = ?, attempts = ? WHERE id = ?",
+                    "finished_at = ?, retries = ?, attempts = ? WHERE id = ?",
                     (*values, old[3] + 1, ep_id),
                 )
             else:
@@ -499,7 +521,7 @@ class Store:
 
 _COLUMNS = (
     "id, run_id, model, task_set, task_id, trial, seed, status, task_version, error, score, "
-    "usage, cost_usd, attempts, timings, finished_at"
+    "usage, cost_usd, attempts, timings, finished_at, retries"
 )
 
 
@@ -528,6 +550,7 @@ def _episode(
         timings=json.loads(row[14]),
         finished_at=row[15],
         task=tasks.get((row[3], row[4])),
-        result=json.loads(row[16]) if full else None,
-        diff=json.loads(row[17]) if full else None,
+        result=json.loads(row[17]) if full else None,
+        diff=json.loads(row[18]) if full else None,
+        retries=json.loads(row[16]) if row[16] else [],
     )

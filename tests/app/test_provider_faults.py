@@ -34,22 +34,24 @@ def invoke(*args: str, env: dict[str, str] | None = None):
 def test_injected_faults_are_infrastructure_errors_then_resume_completes(server, tmp_path: Path):
     server.reset()
     Fault = server_module.Fault
-    # Two exhausted quotas (never retried) and one 500 that outlasts all six attempts.
-    server.inject(Fault.quota_exhausted(times=2), Fault.http(500, retry_after=0, times=6))
+    # Two 500s that outlast all six attempts each (an outage, not a reason to stop).
+    server.inject(Fault.http(500, retry_after=0, times=12))
     db = str(tmp_path / "o.db")
     args = ["run", "-m", "openai/local-test", "--set", MINI_SET, "--store", db, "-q"]
     first = invoke(*args, "--concurrency", "1", "--base-url", server.openai_base_url, "--json")
-    assert first.exit_code == 0, first.output
+    # A run with infrastructure errors is unfinished: it fails unless --allow-errors.
+    assert first.exit_code == 1, first.output
+    assert "2 infrastructure errors" in first.stderr and "--allow-errors" in first.stderr
     report = json.loads(first.stdout)
     metrics = report["models"][0]["metrics"]
-    assert metrics["infrastructure_errors"] == 3
-    assert metrics["scored"] == len(MINI_TASKS) - 3
-    assert metrics["rates"]["pass"]["n"] == len(MINI_TASKS) - 3  # errors are not in the rates
+    assert metrics["infrastructure_errors"] == 2
+    assert metrics["scored"] == len(MINI_TASKS) - 2
+    assert metrics["rates"]["pass"]["n"] == len(MINI_TASKS) - 2  # errors are not in the rates
     assert metrics["usage"]["assistant"]["cost_usd"] is None  # no price for a local model
     errors = [e for e in report["episodes"] if e["status"] == "infrastructure_error"]
     assert all("ProviderError" in e["error"] for e in errors)
     text = invoke("report", "--store", db).stdout
-    assert "3 infrastructure errors" in text and "--resume" in text
+    assert "2 infrastructure errors" in text and "--resume" in text
 
     resumed = invoke("run", "--resume", report["run"]["id"], "--store", db, "-q", "--json")
     assert resumed.exit_code == 0, resumed.output
