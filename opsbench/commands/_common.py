@@ -130,6 +130,8 @@ def finish_report(
         if scorecard_only:
             render_terminal.scorecard(report, console)
             console.print(f"[dim]{report.note}[/]")
+            for line in render_terminal.retry_lines(report):
+                console.print(f"[dim]retries: {line}[/]")
         else:
             render_terminal.full_report(report, console, breakdowns=breakdowns)
     if html is not None:
