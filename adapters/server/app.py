@@ -97,7 +97,7 @@ class ProviderApp:
                 response = _error(endpoint, 400, f"the body is not valid JSON: {exc}")
             else:
                 fault = self.faults.take_transport(endpoint)
-                response = await self._answer(endpoint, body, fault)
+                response = await self._answer(endpoint, body, fault, request.headers)
         with self._lock:
             self.requests.append(
                 RecordedRequest(
@@ -111,11 +111,17 @@ class ProviderApp:
             )
         return response
 
-    async def _answer(self, endpoint: Endpoint, body: Any, fault: Fault | None) -> HttpResponse:
+    async def _answer(
+        self,
+        endpoint: Endpoint,
+        body: Any,
+        fault: Fault | None,
+        headers: Mapping[str, str] | None = None,
+    ) -> HttpResponse:
         if fault is not None and fault.kind == "hang":
             return HttpResponse(0, hang=True)
         if fault is not None and fault.kind == "http":
-            return _fault_error(endpoint, fault)
+            return _fault_error(endpoint, fault, headers or {})
         if not isinstance(body, Mapping):
             return _error(endpoint, 400, "the body must be a JSON object")
         try:
@@ -413,7 +419,9 @@ def _no_route(method: str, path: str) -> HttpResponse:
     return HttpResponse.json(404, {"error": {"message": message, "type": "not_found_error"}})
 
 
-def _fault_error(endpoint: Endpoint, fault: Fault) -> HttpResponse:
+def _fault_error(
+    endpoint: Endpoint, fault: Fault, request_headers: Mapping[str, str]
+) -> HttpResponse:
     headers: dict[str, str] = {}
     if fault.retry_after is not None:
         headers["retry-after"] = f"{fault.retry_after:g}"
@@ -421,6 +429,11 @@ def _fault_error(endpoint: Endpoint, fault: Fault) -> HttpResponse:
         headers["retry-after-ms"] = f"{fault.retry_after_ms:g}"
     if fault.code == "insufficient_quota":
         message = _QUOTA_MESSAGES[endpoint]
+    elif fault.status == 401:
+        # As careless gateways do: quote the credential that was refused, so tests can check
+        # that an echoed key never reaches what OpsBench writes.
+        sent = request_headers.get("x-api-key") or request_headers.get("authorization", "")
+        message = f"Incorrect API key provided: {sent}"
     else:
         message = f"injected fault: HTTP {fault.status}"
     return _error(endpoint, fault.status, message, code=fault.code, headers=headers)
