@@ -82,6 +82,19 @@ def make_factory(
     else:
         _check_key(litellm, model, target)
 
+    if model.startswith("anthropic/"):
+        # The Messages wire, so failed tool results carry is_error (adapters.litellm_messages).
+        from adapters.litellm_messages import LiteLLMMessagesAssistant, check_messages_options
+
+        check_messages_options(checked, target)
+
+        def make_messages(context: EpisodeContext) -> LiteLLMMessagesAssistant:
+            return LiteLLMMessagesAssistant(
+                model, checked, retry, timeout=timeout, connection=extra
+            )
+
+        return make_messages
+
     def make(context: EpisodeContext) -> LiteLLMAssistant:
         return LiteLLMAssistant(
             model, {**checked, **extra}, retry, timeout=timeout, clients=clients

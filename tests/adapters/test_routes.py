@@ -21,6 +21,7 @@ from tests.adapters.support import (
     first_request,
     options_for,
     respond,
+    with_results,
 )
 
 PLANTED = "sk-provider-key-must-stay-home-42"
@@ -91,3 +92,23 @@ def test_a_reply_without_choices_is_a_provider_error(server, retry, model):
     factory = make_factory(model, {}, server.openai_base_url, retry=retry)
     with pytest.raises(ProviderError, match="no choice"):
         respond(factory(CONTEXT), first_request())
+
+
+def test_both_anthropic_routes_send_the_same_messages_with_is_error(server, retry):
+    from adapters.server import reply
+
+    sent = []
+    for model in (ANTHROPIC, LITELLM_ANTHROPIC):
+        server.reset(
+            ScriptedAssistant([reply("", ("find_customer", {"phone": "555-0100"})), "Sorry."])
+        )
+        assistant = make_factory(model, {}, server.url, retry=retry)(CONTEXT)
+        request = first_request()
+        turn = respond(assistant, request)
+        failed = '{"error": {"code": "not_found", "message": "no customer with that phone"}}'
+        respond(assistant, with_results(request, turn, [failed], errors=True))
+        body = server.requests[-1].body
+        results = [b for b in body["messages"][-1]["content"] if b["type"] == "tool_result"]
+        assert [r.get("is_error") for r in results] == [True]
+        sent.append({k: body[k] for k in ("messages", "system", "tools", "max_tokens")})
+    assert sent[0] == sent[1]
