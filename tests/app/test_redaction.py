@@ -162,3 +162,25 @@ def test_planted_keys_and_url_passwords_appear_nowhere(server, tmp_path: Path):
     logs = " ".join(p.read_text() for p in files if p.suffix == ".log")
     assert "Traceback" in logs and "AuthenticationError" in logs  # the crash path was taken
     assert "Incorrect API key provided: Bearer [redacted]" in logs
+
+
+def test_an_uncaught_traceback_and_unhandled_log_records_are_redacted_too():
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import logging; from opsbench.cli import _redact_last_words; _redact_last_words(); "
+        f"logging.getLogger('somewhere').error('key %s', {PLANTED!r}); "
+        f"raise RuntimeError('Incorrect API key provided: {PLANTED}')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OPENAI_API_KEY": PLANTED},
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "RuntimeError: Incorrect API key provided: [redacted]" in done.stderr
+    assert "key [redacted]" in done.stderr and PLANTED not in done.stderr
