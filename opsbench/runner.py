@@ -15,7 +15,6 @@ checked before the run is created, so a typo never leaves an empty run behind.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import fnmatch
 import importlib.util
 import json
@@ -45,6 +44,13 @@ from opsbench.errors import AgentCrashError, OpsbenchError, ResumeRefusedError, 
 from opsbench.judge import JudgeError, judge_episode
 from opsbench.ratelimit import RateLimiter, rate_limited
 from opsbench.store import NewEpisode, RunRecord, RunTask, Status, Store
+from opsbench.watch import (
+    ModelFailure,
+    noting_failures,
+    retry_summary,
+    stop_line,
+    watched_models,
+)
 from sandbox.canonical import canonical_json, content_hash
 from sandbox.diff import diff
 from sandbox.episode import CallerFactory, EpisodeResult, Limits, run_episode
@@ -651,105 +657,6 @@ def _usage_cost(usages: Sequence[Usage | None]) -> float | None:
     return total
 
 
-# -- the stop policy and the retry record -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ModelFailure:
-    """A provider error raised by one of the models an episode uses, and which one."""
-
-    role: str  # "assistant", "caller" or "judge"
-    model: str
-    error: ProviderError
-
-    @property
-    def stop_reason(self) -> str | None:
-        return self.error.stop_reason
-
-
-_FAILURES: contextvars.ContextVar[list[ModelFailure] | None] = contextvars.ContextVar(
-    "opsbench_model_failures", default=None
-)
-
-
-def _noted(role: str, model: str, error: ProviderError) -> None:
-    failures = _FAILURES.get()
-    if failures is not None:
-        failures.append(ModelFailure(role, model, error))
-
-
-class _WatchedAssistant:
-    """An assistant (the model under test, or the judge) whose provider errors are noted."""
-
-    def __init__(self, inner: Any, role: str, model: str) -> None:
-        self.inner, self.role, self.model = inner, role, model
-
-    async def respond(self, request: Any) -> Any:
-        try:
-            return await self.inner.respond(request)
-        except ProviderError as exc:
-            _noted(self.role, self.model, exc)
-            raise
-
-
-class _WatchedCaller:
-    """A simulated caller whose model's provider errors are noted."""
-
-    def __init__(self, inner: Any, model: str) -> None:
-        self.inner, self.model = inner, model
-
-    async def speak(self, view: Any) -> Any:
-        try:
-            return await self.inner.speak(view)
-        except ProviderError as exc:
-            _noted("caller", self.model, exc)
-            raise
-
-
-def _watched(prepared: Prepared) -> Prepared:
-    """``prepared`` with every model it uses (assistants, caller, judge) watched."""
-    from sandbox.briefing import wrapped
-
-    def watch(role: str, model: str) -> Callable[[Any], Any]:
-        return lambda assistant: _WatchedAssistant(assistant, role, model)
-
-    assistants = {m: wrapped(f, watch("assistant", m)) for m, f in prepared.assistants.items()}
-    inner_caller = prepared.caller
-    caller_model = prepared.config.caller.removeprefix("llm:")
-
-    def caller(task: Task, session: int) -> Any:
-        return _WatchedCaller(inner_caller(task, session), caller_model)
-
-    judge = prepared.judge
-    if judge is not None:
-        plain_judge = judge
-        judge_model = prepared.config.judge or "judge"
-        judge = lambda context: _WatchedAssistant(  # noqa: E731 -- a factory, like the others
-            plain_judge(context), "judge", judge_model
-        )
-    return replace(prepared, assistants=assistants, caller=caller, judge=judge)
-
-
-def stop_line(failure: ModelFailure) -> str:
-    """Why a model's queue stopped, in words: who failed, the policy's reason, the error."""
-    # The error's text starts with the adapter's label (the model) already.
-    who = "" if failure.role == "assistant" else f"the {failure.role} {failure.model}: "
-    return f"{who}{failure.stop_reason} ({failure.error})"
-
-
-def retry_summary(retries: Sequence[Mapping[str, Any]]) -> str:
-    """``3 failed requests (HTTP 429 x2, no response x1), waited 4.5 s`` for a retry record."""
-    reasons: dict[str, int] = {}
-    for attempt in retries:
-        status = attempt.get("status")
-        what = f"HTTP {status}" if status is not None else "no response"
-        reasons[what] = reasons.get(what, 0) + 1
-    waited = sum(a.get("wait_s") or 0.0 for a in retries)
-    kinds = ", ".join(f"{k} x{n}" for k, n in sorted(reasons.items()))
-    count = len(retries)
-    return f"{count} failed request{'' if count == 1 else 's'} ({kinds}), waited {waited:.1f} s"
-
-
 async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -> NewEpisode:
     """Run, judge and score one episode; never touches the store.
 
@@ -848,7 +755,10 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
         json.dumps(prepared.run.config, sort_keys=True),
     )
     statuses: dict[str, int] = {}
-    watched = _watched(prepared)
+    assistants, caller, judge = watched_models(
+        prepared.assistants, prepared.caller, prepared.judge, config.caller, config.judge
+    )
+    watched = replace(prepared, assistants=assistants, caller=caller, judge=judge)
 
     # A bug in an agent or in the harness (anything but a provider failure, which run_episode
     # records as an infrastructure error) stops the run: no new episode starts, the ones in
@@ -881,9 +791,9 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
         while queue and not crashed and model not in halted:
             key = queue.pop(0)
             failures: list[ModelFailure] = []
-            token = _FAILURES.set(failures)
             try:
-                episode = await run_one(watched, key, assistant)
+                with noting_failures(failures):
+                    episode = await run_one(watched, key, assistant)
             except Exception as exc:
                 log.error(
                     "run %s stopped: %s, %s trial %d raised %s: %s",
@@ -897,8 +807,6 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 )
                 crashed.append((key, exc))
                 return
-            finally:
-                _FAILURES.reset(token)
             episode_ref = store.record_episode(prepared.run.id, episode)
             # Reference assistants never wait on I/O: yield so Ctrl-C and other models get a turn.
             await asyncio.sleep(0)
