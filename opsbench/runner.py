@@ -755,6 +755,7 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
         json.dumps(prepared.run.config, sort_keys=True),
     )
     statuses: dict[str, int] = {}
+    retried: list[dict[str, Any]] = []  # every failed request of the episodes run
     assistants, caller, judge = watched_models(
         prepared.assistants, prepared.caller, prepared.judge, config.caller, config.judge
     )
@@ -834,6 +835,7 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 everyone = stopping.role != "assistant"
                 halt(list(prepared.assistants) if everyone else [model], stopping, key)
             statuses[episode.status] = statuses.get(episode.status, 0) + 1
+            retried.extend(episode.retries)
             tokens = sum(
                 (u or {}).get("input_tokens", 0) + (u or {}).get("output_tokens", 0)
                 for u in episode.usage.values()
@@ -859,6 +861,8 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     await asyncio.gather(*workers)
     ran = sum(statuses.values())
     log.info("run %s: ran %d episodes: %s", prepared.run.id, ran, statuses)
+    if retried:
+        log.info("run %s: %s", prepared.run.id, retry_summary(retried))
     if crashed:
         key, exc = crashed[0]
         raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, exc, ran)

@@ -95,6 +95,8 @@ CREATE TABLE IF NOT EXISTS failed_attempts (
 """
 
 
+# ``episodes.attempts`` counts the runs of an episode (--resume re-runs infrastructure errors);
+# the failed provider requests within one run of it are its ``retries``.
 # Columns newer than the first schema: (table, column, SQL type). Added on open when missing.
 _ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     # Every failed provider request of the episode: [{label, attempt, reason, status, wait_s}].

@@ -176,6 +176,7 @@ def test_retries_are_recorded_in_the_store_the_run_log_and_the_report(server, tm
     }
     log = next((tmp_path / "logs").glob("*.log")).read_text()
     assert "3 failed requests (HTTP 429 x2, HTTP 500 x1), waited 0.0 s" in log
+    assert log.count("3 failed requests") == 2  # the episode's line and the run's summary
     text = invoke("report", "--store", str(db)).stdout
     assert "retries: openai/local-test: 3 failed requests" in text
 
