@@ -518,8 +518,9 @@ def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -
 def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
     """Reload a run's config and tasks; refuse anything that would change what it measures.
 
-    ``overrides`` may change how the run executes (``concurrency``, ``rpm``, ``tpm``, the
-    ``timeout`` and ``max_attempts`` model options), never what it measures: other model
+    ``overrides`` may change how the run executes (``concurrency``, ``rpm``, ``tpm``,
+    ``episode_timeout``, the ``timeout`` and ``max_attempts`` model options), never what it
+    measures: other model
     options must repeat the run's values (a secret is compared redacted, so it may be given
     again), ``base_url`` must be the run's (compared redacted), and the tasks and the
     simulated caller must be as they were when the run started.
