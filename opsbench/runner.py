@@ -39,6 +39,7 @@ from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
 from callers.fidelity import check_fidelity
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.messages import Usage
+from contract.redact import MASK, redact
 from opsbench import __version__
 from opsbench.errors import AgentCrashError, OpsbenchError, ResumeRefusedError, SelectionError
 from opsbench.judge import JudgeError, judge_episode
@@ -67,7 +68,9 @@ _SECRET_JOINED = frozenset(("apikey", "accesstoken", "authtoken", "secretkey", "
 # Secret-shaped values under innocent names: bearer tokens and provider keys.
 _SECRET_SHAPES = re.compile(r"(?i:bearer)\s+\S+|\bsk-[A-Za-z0-9_-]{6,}")
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://\S+$")
-REDACTED = "<redacted>"
+# One mask for everything redacted (contract.redact); runs stored before used the legacy one.
+REDACTED = MASK
+_LEGACY_MASK = "<redacted>"
 # Thirty turns of a slow reasoning model fit; a stuck stream or proxy does not hang a run.
 DEFAULT_EPISODE_TIMEOUT = 1800.0
 
@@ -197,11 +200,11 @@ def is_secret_name(name: str) -> bool:
 
 
 def redact_text(text: str) -> str:
-    """``text`` with bearer tokens and ``sk-`` keys replaced; a URL loses password and query."""
-    text = _SECRET_SHAPES.sub(REDACTED, text)
+    """``text`` through :func:`contract.redact.redact`, any bearer token gone too; a URL loses
+    its password and query."""
     if _URL.match(text.strip()):
         text = redact_url(text.strip()) or text
-    return text
+    return _SECRET_SHAPES.sub(REDACTED, redact(text))
 
 
 def _redact_value(name: Any, value: Any) -> Any:
@@ -221,17 +224,20 @@ def _contains_redacted(value: Any) -> bool:
         return any(_contains_redacted(v) for v in value.values())
     if isinstance(value, list | tuple):
         return any(_contains_redacted(v) for v in value)
-    return isinstance(value, str) and REDACTED in value
+    return isinstance(value, str) and (REDACTED in value or _LEGACY_MASK in value)
 
 
 def redact_url(url: str | None) -> str | None:
     """``url`` without a password or query string (either may carry a credential)."""
     if not url:
         return url
-    parts = urlsplit(url)
-    netloc = parts.hostname or ""
-    if parts.port:
-        netloc += f":{parts.port}"
+    try:
+        parts = urlsplit(url)
+        netloc = parts.hostname or ""
+        if parts.port:
+            netloc += f":{parts.port}"
+    except ValueError:  # not a URL after all (a bad port, brackets): show none of it
+        return REDACTED
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
