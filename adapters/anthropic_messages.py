@@ -18,6 +18,7 @@ from typing import Any
 
 from adapters.clients import PerLoop
 from adapters.credentials import api_key
+from adapters.endpoints import anthropic_base_url
 from adapters.errors import UnsupportedOptionError
 from adapters.messages_api import SAMPLING_PARAMETERS, parse_message, request_params
 from adapters.options import COMMON_OPTIONS, Option, check_options
@@ -56,14 +57,22 @@ def make_factory(
     target = f"anthropic/{model}"
     refused = dict.fromkeys(SAMPLING_PARAMETERS, SAMPLING_REFUSAL)
     checked = check_options(options, OPTIONS, target=target, refused=refused)
-    base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
-    if os.environ.get("ANTHROPIC_API_KEY") or not os.environ.get("ANTHROPIC_AUTH_TOKEN"):
-        credentials: dict[str, str] = {
-            "api_key": api_key("ANTHROPIC_API_KEY", base_url=base_url, target=target)
+    own_base_url = os.environ.get("ANTHROPIC_BASE_URL") or None
+    credentials: dict[str, str] = {}
+    if base_url:
+        # Someone else's server: neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN goes there
+        # (an explicit api_key makes the SDK read no credential variable).
+        credentials = {"api_key": api_key("ANTHROPIC_API_KEY", base_url=base_url, target=target)}
+    elif os.environ.get("ANTHROPIC_API_KEY") or not os.environ.get("ANTHROPIC_AUTH_TOKEN"):
+        credentials = {
+            "api_key": api_key(
+                "ANTHROPIC_API_KEY", base_url=None, target=target, provider_base_url=own_base_url
+            )
         }
-    else:
-        credentials = {}  # the SDK reads ANTHROPIC_AUTH_TOKEN itself
+    # else: the SDK reads ANTHROPIC_AUTH_TOKEN itself
+    base_url = anthropic_base_url(base_url or own_base_url)
     timeout = checked.pop("timeout", DEFAULT_TIMEOUT)
+    retry = replace(retry, timeout=timeout)
     if "max_attempts" in checked:
         retry = replace(retry, max_attempts=checked.pop("max_attempts"))
     cache = checked.pop("cache", True)

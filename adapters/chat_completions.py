@@ -15,6 +15,7 @@ response). The shapes follow OpenAI's API reference for ``POST /v1/chat/completi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -83,11 +84,16 @@ def parse_completion(
 ) -> tuple[str, tuple[ToolCall, ...]]:
     """Text and tool calls of the first choice, normalised (see :mod:`adapters.toolcalls`).
 
-    An empty ``choices`` array or a message with neither text nor calls is an empty turn.
+    A message with neither text nor calls is an empty turn (the model said nothing). A reply
+    with no choice at all is not the model's answer but a broken server or gateway: a
+    :class:`ValueError` naming what is missing (the adapters raise it as a provider error).
     """
-    choices = data.get("choices") or []
-    if not choices or not isinstance(choices[0], Mapping):
-        return "", ()
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+        raise ValueError(
+            f"the reply has no choice to read (choices: {json.dumps(choices)[:80]}); "
+            "a chat completion carries at least one"
+        )
     message = choices[0].get("message") or {}
     text = _text(message.get("content"))
     if not text and isinstance(message.get("refusal"), str):

@@ -22,6 +22,7 @@ from typing import Any
 from adapters.chat_completions import request_messages, request_tools
 from adapters.clients import PerLoop
 from adapters.credentials import api_key
+from adapters.endpoints import anthropic_base_url, openai_base_url
 from adapters.errors import AdapterError
 from adapters.openai_chat import turn_from_chat_data
 from adapters.options import CHAT_OPTIONS, COMMON_OPTIONS, Option, check_options
@@ -55,6 +56,7 @@ def make_factory(
     refused = _refused_by_provider(litellm, model, options)
     checked = check_options(options, OPTIONS, target=target, refused=refused)
     timeout = checked.pop("timeout", DEFAULT_TIMEOUT)
+    retry = replace(retry, timeout=timeout)
     if "max_attempts" in checked:
         retry = replace(retry, max_attempts=checked.pop("max_attempts"))
     extra: dict[str, Any] = {}
@@ -62,18 +64,36 @@ def make_factory(
     if model.startswith("openai/"):
         # litellm's OpenAI-compatible route runs on the openai SDK. Handing it our own client,
         # one per event loop, lets us close it on its loop (litellm's cached ones outlive it).
-        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        key = api_key("OPENAI_API_KEY", base_url=base_url, target=target)
+        own_base_url = os.environ.get("OPENAI_BASE_URL") or None
+        key = api_key(
+            "OPENAI_API_KEY", base_url=base_url, target=target, provider_base_url=own_base_url
+        )
+        url = openai_base_url(base_url or own_base_url)
         openai = import_sdk("openai")
         clients = PerLoop(
-            lambda: openai.AsyncOpenAI(
-                api_key=key, base_url=base_url, max_retries=0, timeout=timeout
-            )
+            lambda: openai.AsyncOpenAI(api_key=key, base_url=url, max_retries=0, timeout=timeout)
         )
     elif base_url:
-        extra["api_base"] = base_url
+        # litellm's Anthropic route appends /v1/messages itself; the others take the URL as is.
+        anthropic = model.startswith("anthropic/")
+        extra["api_base"] = anthropic_base_url(base_url) if anthropic else base_url
+        # The provider's own key stays home: only OPSBENCH_BASE_URL_KEY goes to --base-url.
+        extra["api_key"] = api_key("", base_url=base_url, target=target)
     else:
         _check_key(litellm, model, target)
+
+    if model.startswith("anthropic/"):
+        # The Messages wire, so failed tool results carry is_error (adapters.litellm_messages).
+        from adapters.litellm_messages import LiteLLMMessagesAssistant, check_messages_options
+
+        check_messages_options(checked, target)
+
+        def make_messages(context: EpisodeContext) -> LiteLLMMessagesAssistant:
+            return LiteLLMMessagesAssistant(
+                model, checked, retry, timeout=timeout, connection=extra
+            )
+
+        return make_messages
 
     def make(context: EpisodeContext) -> LiteLLMAssistant:
         return LiteLLMAssistant(

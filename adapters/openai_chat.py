@@ -27,6 +27,7 @@ from typing import Any
 from adapters.chat_completions import parse_completion, request_messages, request_tools
 from adapters.clients import PerLoop
 from adapters.credentials import api_key
+from adapters.endpoints import openai_base_url
 from adapters.errors import ProviderError, UnsupportedOptionError
 from adapters.openai_models import (
     REASONING_REFUSAL,
@@ -60,9 +61,13 @@ def make_factory(
     if not reasoning and base_url is None:
         refused["reasoning_effort"] = "it applies to OpenAI reasoning models (o-series, gpt-5) only"
     checked = check_options(options, OPTIONS, target=target, refused=refused)
-    base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-    key = api_key("OPENAI_API_KEY", base_url=base_url, target=target)
+    own_base_url = os.environ.get("OPENAI_BASE_URL") or None
+    key = api_key(
+        "OPENAI_API_KEY", base_url=base_url, target=target, provider_base_url=own_base_url
+    )
+    base_url = openai_base_url(base_url or own_base_url)
     timeout = checked.pop("timeout", DEFAULT_TIMEOUT)
+    retry = replace(retry, timeout=timeout)
     if "max_attempts" in checked:
         retry = replace(retry, max_attempts=checked.pop("max_attempts"))
     api = checked.pop("api", None) or _default_api(model, base_url)
@@ -183,9 +188,12 @@ def turn_from_chat_data(
             f"{label}: expected a chat.completion JSON object, got {json.dumps(data)[:200]}",
             status=200,
         )
-    text, calls = parse_completion(
-        data, turn=len(request.messages), replace_random_ids=replace_random_ids
-    )
+    try:
+        text, calls = parse_completion(
+            data, turn=len(request.messages), replace_random_ids=replace_random_ids
+        )
+    except ValueError as exc:
+        raise ProviderError(f"{label}: {exc}", status=200) from None
     usage = chat_completions_usage(
         data.get("usage"), *((model, data.get("model")) if priced else ())
     )

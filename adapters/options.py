@@ -32,7 +32,12 @@ class Option:
 
 # Options every provider adapter takes: they shape how we call, not what the model sees.
 COMMON_OPTIONS: tuple[Option, ...] = (
-    Option("timeout", "float", "seconds to wait for one response before retrying", greater_than=0),
+    Option(
+        "timeout",
+        "float",
+        "seconds one request attempt may take in all, the whole reply included",
+        greater_than=0,
+    ),
     Option(
         "max_attempts",
         "int",

@@ -10,9 +10,17 @@ rules:
 - the wait is the server's ``retry-after-ms`` / ``retry-after`` when it sends one, otherwise
   exponential backoff with jitter; a server asking for more than ``max_retry_after`` seconds is
   not waited for;
+- every attempt has a deadline (``timeout``, ``-M timeout``): the *whole* request, body
+  included, must arrive within it. The SDKs' own timeouts only bound the wait between two
+  bytes, so a server trickling a byte now and then would hold a request forever; the deadline
+  is enforced here, around the attempt, with :func:`asyncio.timeout`. A missed deadline is
+  retried like any timeout;
 - after the budget (``max_attempts``) one :class:`~adapters.errors.ProviderError` is raised,
   carrying the last status and the number of attempts. The episode records it as an
-  infrastructure error.
+  infrastructure error;
+- every failed attempt (and the wait that followed it) is reported to the
+  :class:`RetryLog` of the running task, if one is open (:func:`recording_retries`), so the
+  runner can store what happened in each episode.
 
 ``RetryPolicy.sleep`` is the only clock: tests pass a recorder to check attempt counts and the
 delays requested without waiting.
@@ -21,12 +29,14 @@ delays requested without waiting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import email.utils
 import json
 import random
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -65,6 +75,8 @@ class RetryPolicy:
     max_delay: float = 60.0
     jitter: float = 0.5
     max_retry_after: float = 300.0
+    # Seconds one attempt may take from sending to the last byte of the body (None: no limit).
+    timeout: float | None = None
     sleep: Sleep = asyncio.sleep
     rng: random.Random = field(default_factory=random.Random, compare=False)
 
@@ -73,6 +85,8 @@ class RetryPolicy:
             raise ValueError(f"max_attempts must be at least 1, got {self.max_attempts}")
         if not 0.0 <= self.jitter <= 1.0:
             raise ValueError(f"jitter must be between 0 and 1, got {self.jitter}")
+        if self.timeout is not None and not self.timeout > 0:
+            raise ValueError(f"timeout must be more than 0 seconds, got {self.timeout}")
 
     def backoff(self, retry: int) -> float:
         """The wait before retry number ``retry`` (1-based) when the server names none."""
@@ -134,6 +148,64 @@ class CallFailure:
         return f"{what}: {self.message}" if self.message else what
 
 
+@dataclass(frozen=True)
+class Attempt:
+    """One failed request: who sent it (the adapter's label), which attempt it was, why it
+    failed, and how long was waited before the next one (``None``: there was no next one)."""
+
+    label: str
+    attempt: int
+    reason: str
+    status: int | None
+    wait_s: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "attempt": self.attempt,
+            "reason": self.reason,
+            "status": self.status,
+            "wait_s": None if self.wait_s is None else round(self.wait_s, 3),
+        }
+
+
+@dataclass
+class RetryLog:
+    """The failed attempts of one unit of work (an episode), in the order they happened."""
+
+    attempts: list[Attempt] = field(default_factory=list)
+
+    def to_list(self) -> list[dict[str, Any]]:
+        return [a.to_dict() for a in self.attempts]
+
+
+_CURRENT_LOG: contextvars.ContextVar[RetryLog | None] = contextvars.ContextVar(
+    "opsbench_retry_log", default=None
+)
+
+
+@contextlib.contextmanager
+def recording_retries() -> Iterator[RetryLog]:
+    """Collect the failed attempts of every request made inside the block (in this task and
+    the tasks it starts), whichever adapter, caller or judge makes them."""
+    log = RetryLog()
+    token = _CURRENT_LOG.set(log)
+    try:
+        yield log
+    finally:
+        _CURRENT_LOG.reset(token)
+
+
+def _note(label: str, attempt: int, failure: CallFailure, wait_s: float | None) -> None:
+    log = _CURRENT_LOG.get()
+    if log is not None:
+        from contract.redact import redact
+
+        log.attempts.append(
+            Attempt(label, attempt, redact(failure.describe())[:300], failure.status, wait_s)
+        )
+
+
 class _Failed(Exception):
     """Carries a :class:`CallFailure` through tenacity."""
 
@@ -189,16 +261,38 @@ async def call_with_retries(
     """
 
     async def attempt() -> T:
+        deadline = asyncio.timeout(policy.timeout)
         try:
-            return await call()
+            async with deadline:
+                return await call()
+        except TimeoutError as exc:
+            if not deadline.expired():
+                failure = describe(exc)
+                if failure is None:
+                    raise
+                raise _Failed(failure) from exc
+            raise _Failed(
+                CallFailure(
+                    message=f"no complete response within the request deadline of "
+                    f"{policy.timeout:g} s (-M timeout)",
+                    connection=True,
+                )
+            ) from None
         except Exception as exc:
             failure = describe(exc)
             if failure is None:
                 raise
             raise _Failed(failure) from exc
 
+    def before_sleep(state: RetryCallState) -> None:
+        failure = _failure_of(state)
+        if failure is not None:
+            wait = state.next_action.sleep if state.next_action is not None else None
+            _note(label, state.attempt_number, failure, wait)
+
     retrying = AsyncRetrying(
         sleep=policy.sleep,
+        before_sleep=before_sleep,
         stop=_StopWhenBudgetSpent(policy),
         wait=_WaitForServer(policy),
         retry=retry_if_exception(lambda e: isinstance(e, _Failed) and e.failure.retryable),
@@ -209,11 +303,13 @@ async def call_with_retries(
     except RetryError as exc:
         last = exc.last_attempt.exception()
         assert isinstance(last, _Failed)
+        _note(label, exc.last_attempt.attempt_number, last.failure, None)
         raise _provider_error(label, last.failure, exc.last_attempt.attempt_number, policy) from (
             last.__cause__
         )
     except _Failed as exc:
         attempts = retrying.statistics.get("attempt_number", 1)
+        _note(label, attempts, exc.failure, None)
         raise _provider_error(label, exc.failure, attempts, policy) from exc.__cause__
 
 
@@ -233,7 +329,13 @@ def _provider_error(
         else:
             why = f"gave up after {_attempts(attempts)} (max_attempts={policy.max_attempts})"
         message = f"{label}: {failure.describe()} ({why})"
-    return ProviderError(message, status=failure.status, attempts=attempts)
+    return ProviderError(
+        message,
+        status=failure.status,
+        attempts=attempts,
+        code=failure.code,
+        quota_exhausted=failure.quota_exhausted,
+    )
 
 
 def _attempts(n: int) -> str:

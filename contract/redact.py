@@ -1,37 +1,97 @@
-"""Keeping secrets out of text that will be stored, logged or shown.
+"""Keeping secrets out of every text that leaves the process.
 
 Providers and gateways sometimes echo the credential back in an error ("Incorrect API key
-provided: sk-..."), and that text becomes an episode's recorded error. :func:`redact` removes
-the values of the environment's credential variables and anything shaped like a bearer token or
-a provider key before such text leaves the adapter.
+provided: sk-..."), an SDK's exception may quote a request, a base URL may carry a password
+(``http://user:PASSWORD@host``, which HTTP clients turn into a base64 ``Basic`` header). All
+text that is stored, logged, reported, exported or printed goes through :func:`redact`, which
+removes:
+
+- the values of the environment's credential variables (``*API_KEY``, ``*TOKEN``, ``*SECRET``,
+  ``*PASSWORD``, ``*AUTH*``);
+- every value given to :func:`register_secret` (a base URL's password, and its ``Basic``
+  encoding), so a credential that lives in no variable is known too;
+- anything shaped like a bearer token, a ``Basic`` credential, a provider key, an
+  ``api_key=``/``Authorization:`` assignment, or the password of a URL.
+
+:class:`RedactingFormatter` applies it to log records, tracebacks included.
 """
 
 from __future__ import annotations
 
+import base64
+import logging
 import os
 import re
+import threading
+from urllib.parse import unquote, urlsplit
 
 MASK = "[redacted]"
 # Variables whose values are credentials: the providers' and anything named like one.
-_SECRET_NAME = re.compile(r"(?:API_?KEY|TOKEN|SECRET|PASSWORD|AUTH)", re.IGNORECASE)
-_SHAPES = re.compile(
-    r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{6,}"
-    r"|\b(?:sk|pk|rk)-[A-Za-z0-9_-]{6,}"
-    r"|\b(?:x-api-key|api[_-]?key|authorization)\s*[:=]\s*['\"]?[^\s'\",;]{6,}"
+# Whole words of the name only: GITHUB_TOKEN and ANTHROPIC_AUTH_TOKEN, not GIT_AUTHOR_NAME.
+_SECRET_NAME = re.compile(
+    r"(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH|CREDENTIALS?)(?:_|$)",
+    re.IGNORECASE,
 )
+_SHAPES = re.compile(
+    r"(?i:\bbearer)\s+[A-Za-z0-9._~+/=-]{6,}"
+    # HTTP Basic credentials are base64: a "basic haircut" in a transcript is not one.
+    r"|\bBasic\s+(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{8,}={0,2}"
+    r"|\b(?:sk|pk|rk)-[A-Za-z0-9_-]{6,}"
+    r"|(?i:\b(?:x-api-key|api[_-]?key|authorization))\s*[:=]\s*['\"]?[^\s'\",;]{6,}"
+)
+# The password part of ``scheme://user:password@host``.
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s/:@'\"]*):[^\s/@'\"]+@")
+_MIN_SECRET = 6
+_registered: set[str] = set()
+_lock = threading.Lock()
+
+
+def register_secret(value: str | None) -> None:
+    """Treat ``value`` as a credential from now on, wherever it appears."""
+    if value and len(value.strip()) >= _MIN_SECRET:
+        with _lock:
+            _registered.add(value.strip())
+
+
+def register_url(url: str | None) -> None:
+    """Register the password of ``url`` (as written, decoded, and as ``Basic`` credentials)."""
+    if not url:
+        return
+    try:
+        parts = urlsplit(url)
+        username, password = parts.username, parts.password
+    except ValueError:
+        return
+    if password is None:
+        return
+    for user, secret in ((username or "", password), (unquote(username or ""), unquote(password))):
+        register_secret(secret)
+        token = base64.b64encode(f"{user}:{secret}".encode()).decode()
+        register_secret(token)
 
 
 def _secret_values() -> list[str]:
-    values = [
+    values = {
         value.strip()
         for name, value in os.environ.items()
-        if _SECRET_NAME.search(name) and len(value.strip()) >= 6
-    ]
-    return sorted(set(values), key=len, reverse=True)
+        if _SECRET_NAME.search(name) and len(value.strip()) >= _MIN_SECRET
+    }
+    with _lock:
+        values |= _registered
+    return sorted(values, key=len, reverse=True)
 
 
 def redact(text: str) -> str:
-    """``text`` without credential values from the environment or key-shaped strings."""
+    """``text`` without credential values or key-shaped strings."""
     for value in _secret_values():
-        text = text.replace(value, MASK)
+        if value in text:
+            text = text.replace(value, MASK)
+    text = _URL_PASSWORD.sub(rf"\1:{MASK}@", text)
     return _SHAPES.sub(MASK, text)
+
+
+class RedactingFormatter(logging.Formatter):
+    """A log formatter whose output (message, arguments and traceback) is redacted."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))

@@ -128,4 +128,22 @@ register_all(app)
 
 def main() -> None:
     """Console-script entry point."""
+    _redact_last_words()
     app()
+
+
+def _redact_last_words() -> None:
+    """Text that reaches the terminal outside our own messages is redacted too: a traceback
+    nothing caught, and records of loggers that have no handler (Python's last resort)."""
+    import logging
+    import sys
+    import traceback
+
+    from contract.redact import RedactingFormatter, redact
+
+    def hook(kind, value, tb) -> None:  # type: ignore[no-untyped-def]
+        sys.stderr.write(redact("".join(traceback.format_exception(kind, value, tb))))
+
+    sys.excepthook = hook
+    if logging.lastResort is not None:
+        logging.lastResort.setFormatter(RedactingFormatter())

@@ -54,7 +54,11 @@ class AgentCrashError(OpsbenchError):
     def __init__(
         self, run_id: str, model: str, task_id: str, trial: int, error: BaseException, ran: int
     ) -> None:
-        what = " ".join(f"{type(error).__name__}: {error}".split())
+        from contract.redact import redact
+
+        # An agent's own SDK error may quote the key it was given (the traceback goes to the
+        # run log, whose formatter redacts it too).
+        what = redact(" ".join(f"{type(error).__name__}: {error}".split()))
         # An adapter error raised inside an agent is a setup problem (a missing key, a bad
         # option of the model it wraps), not a bug: say so rather than blame the code.
         from adapters.errors import AdapterError

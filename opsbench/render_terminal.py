@@ -106,6 +106,18 @@ def provenance_line(provenance: dict[str, Any]) -> str:
     )
 
 
+def retry_lines(report: Report) -> list[str]:
+    """One line per model whose episodes needed retries."""
+    lines = []
+    for model, r in report.retries().items():
+        reasons = ", ".join(f"{k} x{n}" for k, n in sorted(r["reasons"].items()))
+        lines.append(
+            f"{model}: {r['failed_requests']} failed requests retried or given up on in "
+            f"{r['episodes']} episodes ({reasons}), {r['waited_s']:.1f} s waited"
+        )
+    return lines
+
+
 def full_report(report: Report, console: Console, *, breakdowns: bool = True) -> None:
     """Run metadata, the scorecard, breakdowns, failure classes, tokens and cost."""
     run = report.run
@@ -124,6 +136,8 @@ def full_report(report: Report, console: Console, *, breakdowns: bool = True) ->
     scorecard(report, console)
     scorecard(report, console, MORE)
     console.print(f"[dim]{report.note}[/]")
+    for line in retry_lines(report):
+        console.print(f"[dim]retries: {line}[/]")
     for model in report.models:
         m = model.metrics
         if m.infrastructure_errors:

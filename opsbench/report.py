@@ -69,6 +69,26 @@ class Report:
                 return report
         raise KeyError(name)
 
+    def retries(self) -> dict[str, dict[str, Any]]:
+        """Per model, the failed provider requests of its episodes (assistant, caller and
+        judge requests alike): how many, in how many episodes, why, and the time waited."""
+        out: dict[str, dict[str, Any]] = {}
+        for episode in self.episodes:
+            if not episode.retries:
+                continue
+            summary = out.setdefault(
+                episode.model,
+                {"failed_requests": 0, "episodes": 0, "waited_s": 0.0, "reasons": {}},
+            )
+            summary["episodes"] += 1
+            for attempt in episode.retries:
+                summary["failed_requests"] += 1
+                summary["waited_s"] = round(summary["waited_s"] + (attempt.get("wait_s") or 0), 3)
+                status = attempt.get("status")
+                reason = f"HTTP {status}" if status is not None else "no response"
+                summary["reasons"][reason] = summary["reasons"].get(reason, 0) + 1
+        return out
+
     def to_dict(self, *, episodes: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
             "run": self.run.to_dict(),
@@ -91,6 +111,7 @@ class Report:
                 for e in self.episodes
             ],
             "failed_attempts": list(self.failed_attempts),
+            "retries": self.retries(),
         }
         if episodes:
             out["episode_details"] = [e.to_dict() for e in self.episodes]

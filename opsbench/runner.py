@@ -35,10 +35,12 @@ from urllib.parse import urlsplit, urlunsplit
 from adapters.errors import AdapterError, ProviderError
 from adapters.reference import FLAWS, reference_factory
 from adapters.registry import AnyFactory
+from adapters.retry import recording_retries
 from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
 from callers.fidelity import check_fidelity
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.messages import Usage
+from contract.redact import MASK, redact
 from opsbench import __version__
 from opsbench.errors import (
     AgentCrashError,
@@ -51,6 +53,13 @@ from opsbench.judge import JudgeError, judge_episode
 from opsbench.provenance import episode_provenance, run_provenance
 from opsbench.ratelimit import RateLimiter, rate_limited
 from opsbench.store import NewEpisode, RunRecord, RunTask, Status, Store
+from opsbench.watch import (
+    ModelFailure,
+    noting_failures,
+    retry_summary,
+    stop_line,
+    watched_models,
+)
 from sandbox.canonical import canonical_json, content_hash
 from sandbox.diff import diff
 from sandbox.episode import CallerFactory, EpisodeResult, Limits, run_episode
@@ -58,8 +67,6 @@ from sandbox.scorer import score_episode
 from sandbox.task import Task
 
 log = logging.getLogger("opsbench.runner")
-# HTTP statuses that mean the run is misconfigured (key, permission, model), not an outage.
-CONFIGURATION_STATUSES = frozenset({401, 403, 404})
 DEFAULT_MODELS: tuple[str, ...] = tuple(f"reference/{flaw}" for flaw in FLAWS)
 # Words of option names whose values are never written to the store, a report or a log.
 _SECRET_WORDS = frozenset(
@@ -69,7 +76,11 @@ _SECRET_JOINED = frozenset(("apikey", "accesstoken", "authtoken", "secretkey", "
 # Secret-shaped values under innocent names: bearer tokens and provider keys.
 _SECRET_SHAPES = re.compile(r"(?i:bearer)\s+\S+|\bsk-[A-Za-z0-9_-]{6,}")
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://\S+$")
-REDACTED = "<redacted>"
+# One mask for everything redacted (contract.redact); runs stored before used the legacy one.
+REDACTED = MASK
+_LEGACY_MASK = "<redacted>"
+# Thirty turns of a slow reasoning model fit; a stuck stream or proxy does not hang a run.
+DEFAULT_EPISODE_TIMEOUT = 1800.0
 
 
 @dataclass(frozen=True)
@@ -114,8 +125,14 @@ class RunConfig:
     base_url: str | None = None
     max_turns: int = Limits.max_turns
     max_tool_rounds: int = Limits.max_tool_rounds
+    # Seconds one episode (every session, then its judging) may take in all; None: no limit.
+    episode_timeout: float | None = DEFAULT_EPISODE_TIMEOUT
 
     def __post_init__(self) -> None:
+        if self.episode_timeout is not None and not self.episode_timeout > 0:
+            raise SelectionError(
+                f"--episode-timeout must be more than 0 seconds, got {self.episode_timeout:g}"
+            )
         if self.trials < 1:
             raise SelectionError(f"--trials must be at least 1, got {self.trials}")
         if self.concurrency < 1:
@@ -149,6 +166,7 @@ class RunConfig:
             "base_url": redact_url(self.base_url),
             "max_turns": self.max_turns,
             "max_tool_rounds": self.max_tool_rounds,
+            "episode_timeout": self.episode_timeout,
         }
 
     @classmethod
@@ -190,11 +208,11 @@ def is_secret_name(name: str) -> bool:
 
 
 def redact_text(text: str) -> str:
-    """``text`` with bearer tokens and ``sk-`` keys replaced; a URL loses password and query."""
-    text = _SECRET_SHAPES.sub(REDACTED, text)
+    """``text`` through :func:`contract.redact.redact`, any bearer token gone too; a URL loses
+    its password and query."""
     if _URL.match(text.strip()):
         text = redact_url(text.strip()) or text
-    return text
+    return _SECRET_SHAPES.sub(REDACTED, redact(text))
 
 
 def _redact_value(name: Any, value: Any) -> Any:
@@ -214,17 +232,20 @@ def _contains_redacted(value: Any) -> bool:
         return any(_contains_redacted(v) for v in value.values())
     if isinstance(value, list | tuple):
         return any(_contains_redacted(v) for v in value)
-    return isinstance(value, str) and REDACTED in value
+    return isinstance(value, str) and (REDACTED in value or _LEGACY_MASK in value)
 
 
 def redact_url(url: str | None) -> str | None:
     """``url`` without a password or query string (either may carry a credential)."""
     if not url:
         return url
-    parts = urlsplit(url)
-    netloc = parts.hostname or ""
-    if parts.port:
-        netloc += f":{parts.port}"
+    try:
+        parts = urlsplit(url)
+        netloc = parts.hostname or ""
+        if parts.port:
+            netloc += f":{parts.port}"
+    except ValueError:  # not a URL after all (a bad port, brackets): show none of it
+        return REDACTED
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
@@ -444,8 +465,10 @@ class RunOutcome:
     ran: int
     skipped: int
     statuses: dict[str, int]
-    # Models stopped because their provider refused the key or the model, with why.
+    # Models stopped by the stop policy (their own, their caller's or their judge's), with why.
     halted: dict[str, str] = field(default_factory=dict)
+    # Episodes still planned per model (stopped queues), for the --resume hint.
+    left: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -535,14 +558,15 @@ def _check_provenance(run: RunRecord, config: RunConfig) -> None:
 def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
     """Reload a run's config and tasks; refuse anything that would change what it measures.
 
-    ``overrides`` may change how the run executes (``concurrency``, ``rpm``, ``tpm``, the
-    ``timeout`` and ``max_attempts`` model options), never what it measures: other model
+    ``overrides`` may change how the run executes (``concurrency``, ``rpm``, ``tpm``,
+    ``episode_timeout``, the ``timeout`` and ``max_attempts`` model options), never what it
+    measures: other model
     options must repeat the run's values (a secret is compared redacted, so it may be given
     again), ``base_url`` must be the run's (compared redacted), and the tasks and the
     simulated caller must be as they were when the run started.
     """
     run = store.run(run_id)
-    allowed = {"concurrency", "rpm", "tpm", "options", "base_url"}
+    allowed = {"concurrency", "rpm", "tpm", "options", "base_url", "episode_timeout"}
     if set(overrides) - allowed:
         raise ResumeRefusedError(
             f"--resume cannot change {', '.join(sorted(set(overrides) - allowed))}; start a new run"
@@ -676,7 +700,18 @@ def _usage_cost(usages: Sequence[Usage | None]) -> float | None:
 
 
 async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -> NewEpisode:
-    """Run, judge and score one episode; never touches the store."""
+    """Run, judge and score one episode; never touches the store.
+
+    Every failed provider request made for it (assistant, caller, judge) is recorded in the
+    episode's ``retries``; the deadline (``episode_timeout``) covers the conversation and,
+    apart, the judging.
+    """
+    with recording_retries() as retries:
+        episode = await _run_one(prepared, key, assistant)
+    return replace(episode, retries=retries.to_list())
+
+
+async def _run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -> NewEpisode:
     config, task = prepared.config, key.task
     seed = episode_seed(config.seed, key.trial)
     result = await run_episode(
@@ -687,6 +722,7 @@ async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) ->
         seed=seed,
         trial=key.trial,
         limits=config.limits,
+        deadline_s=config.episode_timeout,
     )
     status, error = _status(task, result, simulated=config.caller != "scripted")
     judge_usage: Usage | None = None
@@ -696,9 +732,16 @@ async def run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) ->
         tick = time.perf_counter()
         context = EpisodeContext(task.business.id, seed, key.trial)
         try:
-            checker, judge_usage = await judge_episode(prepared.judge, result, context)
+            async with asyncio.timeout(config.episode_timeout):
+                checker, judge_usage = await judge_episode(prepared.judge, result, context)
         except (ProviderError, JudgeError) as exc:
             status, error = "infrastructure_error", f"judge: {type(exc).__name__}: {exc}"
+        except TimeoutError:
+            status, error = (
+                "infrastructure_error",
+                f"judge: did not finish within the deadline of {config.episode_timeout:g} s "
+                "(--episode-timeout)",
+            )
         timings["judge_s"] = time.perf_counter() - tick
     score = None
     if status != "infrastructure_error":
@@ -755,21 +798,46 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
         json.dumps(prepared.run.config, sort_keys=True),
     )
     statuses: dict[str, int] = {}
+    retried: list[dict[str, Any]] = []  # every failed request of the episodes run
+    assistants, caller, judge = watched_models(
+        prepared.assistants, prepared.caller, prepared.judge, config.caller, config.judge
+    )
+    watched = replace(prepared, assistants=assistants, caller=caller, judge=judge)
 
     # A bug in an agent or in the harness (anything but a provider failure, which run_episode
     # records as an infrastructure error) stops the run: no new episode starts, the ones in
     # flight finish and are stored, then AgentCrashError names the episode that failed.
     crashed: list[tuple[EpisodeKey, Exception]] = []
-    # A provider that refuses the key, the permission or the model (401/403/404) will refuse
-    # every episode of that model: stop its queue instead of recording a run of identical
-    # errors. Its remaining episodes stay planned, so --resume finishes them once it is fixed.
+    # One stop policy for every model the run uses (contract.errors.stop_reason): a refused
+    # key or permission, an unknown model or endpoint, an exhausted quota will fail every
+    # later request too. The assistant's failing stops its own queue; the caller's or the
+    # judge's, every queue (every episode needs them). What is left stays planned, so
+    # --resume finishes it once the cause is fixed.
     halted: dict[str, str] = {}
+
+    def halt(models: Sequence[str], failure: ModelFailure, key: EpisodeKey) -> None:
+        line = stop_line(failure)
+        fresh = [m for m in models if m not in halted]
+        for model in fresh:
+            halted[model] = line
+        if fresh:
+            log.error(
+                "%s stopped after %s trial %d: %s; fix that, then "
+                "`opsbench run --resume %s` runs what is left",
+                ", ".join(fresh),
+                key.task.id,
+                key.trial,
+                line,
+                prepared.run.id,
+            )
 
     async def worker(model: str, queue: list[EpisodeKey], assistant: AnyFactory) -> None:
         while queue and not crashed and model not in halted:
             key = queue.pop(0)
+            failures: list[ModelFailure] = []
             try:
-                episode = await run_one(prepared, key, assistant)
+                with noting_failures(failures):
+                    episode = await run_one(watched, key, assistant)
             except Exception as exc:
                 log.error(
                     "run %s stopped: %s, %s trial %d raised %s: %s",
@@ -801,6 +869,15 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 return
             # Reference assistants never wait on I/O: yield so Ctrl-C and other models get a turn.
             await asyncio.sleep(0)
+            if episode.retries:
+                log.info(
+                    "%s (%s, %s trial %d): %s",
+                    episode_ref,
+                    model,
+                    key.task.id,
+                    key.trial,
+                    retry_summary(episode.retries),
+                )
             if episode.status != "scored":
                 log.warning(
                     "%s %s (%s, %s trial %d): %s",
@@ -811,19 +888,12 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                     key.trial,
                     episode.error or ", ".join(episode.result.get("caller_flags", [])),
                 )
-            if (
-                episode.status == "infrastructure_error"
-                and episode.result.get("error_status") in CONFIGURATION_STATUSES
-            ):
-                halted[model] = episode.error or "provider refused the request"
-                log.error(
-                    "%s: stopped after %s: %s; fix the key or model and --resume %s",
-                    model,
-                    key.task.id,
-                    halted[model],
-                    prepared.run.id,
-                )
+            stopping = next((f for f in reversed(failures) if f.stop_reason), None)
+            if episode.status == "infrastructure_error" and stopping is not None:
+                everyone = stopping.role != "assistant"
+                halt(list(prepared.assistants) if everyone else [model], stopping, key)
             statuses[episode.status] = statuses.get(episode.status, 0) + 1
+            retried.extend(episode.retries)
             tokens = sum(
                 (u or {}).get("input_tokens", 0) + (u or {}).get("output_tokens", 0)
                 for u in episode.usage.values()
@@ -840,7 +910,7 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
             )
 
     workers = []
-    for model, factory in prepared.assistants.items():
+    for model, factory in watched.assistants.items():
         limited = rate_limited(factory, RateLimiter(config.rpm, config.tpm))
         queue = todo[model]
         workers.extend(
@@ -849,6 +919,8 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
     await asyncio.gather(*workers)
     ran = sum(statuses.values())
     log.info("run %s: ran %d episodes: %s", prepared.run.id, ran, statuses)
+    if retried:
+        log.info("run %s: %s", prepared.run.id, retry_summary(retried))
     if crashed:
         key, exc = crashed[0]
         if isinstance(exc, StoreError | sqlite3.Error):
@@ -859,7 +931,10 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 "continues once the store can be written"
             )
         raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, exc, ran)
-    return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, halted)
+    left = {m: len(q) for m, q in todo.items() if q}
+    return RunOutcome(
+        prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, halted, left
+    )
 
 
 def run_evaluation(

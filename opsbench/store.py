@@ -6,8 +6,11 @@ still running; ``--resume`` finishes the rest. ``(run, model, task set, task, tr
 so a resumed run can never hold an episode twice.
 
 Deterministic parts of an episode (result, score, diff, usage) are stored as canonical JSON;
-wall-clock facts (timings, finish time) live in their own columns, so the same seed gives the same
-bytes.
+wall-clock facts (timings, finish time, the failed provider requests and the waits between them,
+``retries``) live in their own columns, so the same seed gives the same bytes.
+
+Columns added after the first release are added to an existing store when it is opened
+(:data:`_ADDED_COLUMNS`), so an older store keeps working and reads them as empty.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from contract.redact import redact
 from opsbench.errors import RunNotFoundError, StoreError, StoreLockedError, StoreVersionError
 from sandbox.canonical import canonical_json
 
@@ -93,10 +97,14 @@ CREATE TABLE IF NOT EXISTS failed_attempts (
 
 # Columns added after schema 1, as (table, column, type): added to an older store when it is
 # opened, so existing databases keep working (their rows read these as NULL / unknown).
-_ADDED_COLUMNS = (
+# ``episodes.attempts`` counts the runs of an episode (--resume re-runs infrastructure errors);
+# the failed provider requests within one run of it are its ``retries``.
+_ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     # What a run and each episode were produced with: scorer version, base URL, SDK versions.
     ("runs", "provenance", "TEXT"),
     ("episodes", "provenance", "TEXT"),
+    # Every failed provider request of the episode: [{label, attempt, reason, status, wait_s}].
+    ("episodes", "retries", "TEXT"),
 )
 
 
@@ -190,6 +198,8 @@ class EpisodeRecord:
     provenance: dict[str, Any] | None = None
     result: dict[str, Any] | None = field(default=None, repr=False)
     diff: list[dict[str, Any]] | None = field(default=None, repr=False)
+    # Failed provider requests (assistant, caller, judge) and the waits after them.
+    retries: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -218,6 +228,7 @@ class EpisodeRecord:
             "timings": self.timings,
             "finished_at": self.finished_at,
             "provenance": self.provenance,
+            "retries": self.retries,
         }
         if self.task is not None:
             out["business"] = self.task.business
@@ -250,6 +261,7 @@ class NewEpisode:
     timings: dict[str, float]
     finished_at: str
     provenance: dict[str, Any] | None = None
+    retries: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:
@@ -353,7 +365,7 @@ class Store:
                     run.caller,
                     run.judge,
                     run.task_set_hash,
-                    canonical_json(run.config),
+                    redact(canonical_json(run.config)),
                     canonical_json(run.provenance),
                 ),
             )
@@ -435,21 +447,24 @@ class Store:
 
         An episode that already exists is replaced only when the stored one is an
         infrastructure error (that is what ``--resume`` re-runs); its error is kept in
-        ``failed_attempts``. A scored episode is never overwritten.
+        ``failed_attempts``. A scored episode is never overwritten. Every text is redacted
+        (:func:`contract.redact.redact`) on the way in: a credential a provider or an agent
+        echoed into an error, a transcript or a tool argument never reaches the file.
         """
         ep_id = episode_id(run_id, episode.model, episode.task_set, episode.task_id, episode.trial)
         values = (
             episode.status,
             episode.task_version,
-            episode.error,
-            None if episode.score is None else canonical_json(episode.score),
-            canonical_json(episode.result),
-            canonical_json(episode.diff),
+            None if episode.error is None else redact(episode.error),
+            None if episode.score is None else redact(canonical_json(episode.score)),
+            redact(canonical_json(episode.result)),
+            redact(canonical_json(episode.diff)),
             canonical_json(episode.usage),
             episode.cost_usd,
             canonical_json(episode.timings),
             episode.finished_at,
             None if episode.provenance is None else canonical_json(episode.provenance),
+            redact(canonical_json(episode.retries)),
         )
         with self._write():
             old = self._db.execute(
@@ -459,8 +474,8 @@ class Store:
                 self._db.execute(
                     "INSERT INTO episodes (id, run_id, model, task_set, task_id, trial, seed, "
                     "status, task_version, error, score, result, diff, usage, cost_usd, "
-                    "timings, finished_at, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                    "?, ?, ?, ?, ?, ?, ?)",
+                    "timings, finished_at, provenance, retries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         ep_id,
                         run_id,
@@ -480,7 +495,7 @@ class Store:
                 self._db.execute(
                     "UPDATE episodes SET status = ?, task_version = ?, error = ?, score = ?, "
                     "result = ?, diff = ?, usage = ?, cost_usd = ?, timings = ?, "
-                    "finished_at = ?, provenance = ?, attempts = ? WHERE id = ?",
+                    "finished_at = ?, provenance = ?, retries = ?, attempts = ? WHERE id = ?",
                     (*values, old[3] + 1, ep_id),
                 )
             else:
@@ -545,7 +560,7 @@ class Store:
 
 _COLUMNS = (
     "id, run_id, model, task_set, task_id, trial, seed, status, task_version, error, score, "
-    "usage, cost_usd, attempts, timings, finished_at, provenance"
+    "usage, cost_usd, attempts, timings, finished_at, provenance, retries"
 )
 
 
@@ -575,6 +590,7 @@ def _episode(
         finished_at=row[15],
         task=tasks.get((row[3], row[4])),
         provenance=json.loads(row[16]) if row[16] else None,
-        result=json.loads(row[17]) if full else None,
-        diff=json.loads(row[18]) if full else None,
+        retries=json.loads(row[17]) if row[17] else [],
+        result=json.loads(row[18]) if full else None,
+        diff=json.loads(row[19]) if full else None,
     )

@@ -12,12 +12,13 @@ and to the caller through :class:`Caller`. Deterministic under a seed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.errors import ProviderError
@@ -33,6 +34,8 @@ from sandbox.tables import STANDARD_TABLES
 from sandbox.task import Business, Task
 from sandbox.world import ToolCallRecord, World
 from tools import ToolRegistry, default_registry
+
+T = TypeVar("T")
 
 Ending = Literal[
     "caller_hung_up", "transferred", "turn_limit", "tool_round_limit", "infrastructure_error"
@@ -173,6 +176,25 @@ def build_world(task: Task, seed: int, tables: dict[str, dict[str, dict[str, Any
     return World(state, tools, SimClock(task.now), faults)
 
 
+class EpisodeDeadlineError(ProviderError):
+    """The episode ran past its deadline (``--episode-timeout``)."""
+
+
+async def _before(deadline: float | None, seconds: float | None, step: Awaitable[T]) -> T:
+    """``await step``, cut off (as an :class:`EpisodeDeadlineError`) at loop time ``deadline``."""
+    if deadline is None:
+        return await step
+    try:
+        async with asyncio.timeout_at(deadline):
+            return await step
+    except TimeoutError:
+        if asyncio.get_running_loop().time() < deadline:
+            raise  # a timeout of the step's own, not the episode's deadline
+        raise EpisodeDeadlineError(
+            f"the episode ran past its deadline of {seconds:g} s (--episode-timeout)"
+        ) from None
+
+
 async def run_episode(
     task: Task,
     tables: dict[str, dict[str, dict[str, Any]]],
@@ -182,9 +204,16 @@ async def run_episode(
     seed: int = 0,
     trial: int = 0,
     limits: Limits = Limits(),
+    deadline_s: float | None = None,
 ) -> EpisodeResult:
-    """Run every session of ``task`` and return what happened (scoring is separate)."""
+    """Run every session of ``task`` and return what happened (scoring is separate).
+
+    ``deadline_s`` bounds the whole episode (every session, caller and assistant): past it,
+    the episode ends as an infrastructure error saying so (:class:`EpisodeDeadlineError`).
+    """
     started = time.perf_counter()
+    loop = asyncio.get_running_loop()
+    deadline = None if deadline_s is None else loop.time() + deadline_s
     world = build_world(task, seed, tables)
     initial = world.state.copy()
     specs = tuple(world.tools.specs())
@@ -212,8 +241,12 @@ async def run_episode(
                 if turns >= limits.max_turns:
                     ending = "turn_limit"
                     break
-                heard = await caller.speak(
-                    CallerView(index, tuple(u for u in transcript if u.session == index))
+                heard = await _before(
+                    deadline,
+                    deadline_s,
+                    caller.speak(
+                        CallerView(index, tuple(u for u in transcript if u.session == index))
+                    ),
                 )
                 turns += 1
                 if heard.usage is not None:
@@ -229,7 +262,11 @@ async def run_episode(
                 while True:
                     tick = time.perf_counter()
                     try:
-                        turn = await assistant.respond(TurnRequest(system, specs, tuple(messages)))
+                        turn = await _before(
+                            deadline,
+                            deadline_s,
+                            assistant.respond(TurnRequest(system, specs, tuple(messages))),
+                        )
                     finally:
                         # Retries that end in a provider error are model time too, not harness.
                         model_seconds += time.perf_counter() - tick

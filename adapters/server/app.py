@@ -88,10 +88,7 @@ class ProviderApp:
         if request.method == "GET" and path in ("", "/health", "/v1/models", "/models"):
             response = HttpResponse.json(200, {"object": "list", "data": [], "status": "ok"})
         elif endpoint is None or request.method != "POST":
-            response = HttpResponse.json(
-                404,
-                {"error": {"message": f"no route {request.method} {path}", "type": "not_found"}},
-            )
+            response = _no_route(request.method, path)
         else:
             try:
                 body = json.loads(request.body or b"null")
@@ -100,7 +97,7 @@ class ProviderApp:
                 response = _error(endpoint, 400, f"the body is not valid JSON: {exc}")
             else:
                 fault = self.faults.take_transport(endpoint)
-                response = await self._answer(endpoint, body, fault)
+                response = await self._answer(endpoint, body, fault, request.headers)
         with self._lock:
             self.requests.append(
                 RecordedRequest(
@@ -114,11 +111,17 @@ class ProviderApp:
             )
         return response
 
-    async def _answer(self, endpoint: Endpoint, body: Any, fault: Fault | None) -> HttpResponse:
+    async def _answer(
+        self,
+        endpoint: Endpoint,
+        body: Any,
+        fault: Fault | None,
+        headers: Mapping[str, str] | None = None,
+    ) -> HttpResponse:
         if fault is not None and fault.kind == "hang":
             return HttpResponse(0, hang=True)
         if fault is not None and fault.kind == "http":
-            return _fault_error(endpoint, fault)
+            return _fault_error(endpoint, fault, headers or {})
         if not isinstance(body, Mapping):
             return _error(endpoint, 400, "the body must be a JSON object")
         try:
@@ -144,6 +147,8 @@ class ProviderApp:
         response = HttpResponse.json(200, data, headers={"x-request-id": str(data.get("id", ""))})
         if fault is not None and fault.kind == "slow":
             response = replace(response, delay=fault.delay)
+        if fault is not None and fault.kind == "trickle":
+            response = replace(response, trickle=fault.delay)
         return response
 
     def forget_cache(self) -> None:
@@ -343,6 +348,9 @@ def broken_arguments(text: str, kind: str) -> str:
 
 
 def _break_chat(data: dict[str, Any], fault: Fault) -> None:
+    if fault.kind == "no_choices":
+        data["choices"] = []
+        return
     message = data["choices"][0]["message"]
     if fault.kind == "empty_completion":
         message["content"] = ""
@@ -360,6 +368,8 @@ def _break_chat(data: dict[str, Any], fault: Fault) -> None:
 
 
 def _break_messages(data: dict[str, Any], fault: Fault, turn: AssistantTurn) -> None:
+    if fault.kind == "no_choices":
+        return
     if fault.kind == "empty_completion":
         data["content"] = []
         data["stop_reason"] = "end_turn"
@@ -396,7 +406,22 @@ _QUOTA_MESSAGES = {
 }
 
 
-def _fault_error(endpoint: Endpoint, fault: Fault) -> HttpResponse:
+def _no_route(method: str, path: str) -> HttpResponse:
+    """A 404 that says what is wrong: the path, not the key or the model."""
+    served = ", ".join(f"POST {route}" for route in ROUTES if route.startswith("/v1/"))
+    hint = ""
+    if "/v1/v1/" in f"{path}/":
+        hint = " (the base URL already ends in /v1 and the client added another)"
+    message = (
+        f"this server has no route {method} {path}{hint}; it serves {served} on this one "
+        "port: use --base-url http://HOST:PORT (or …/v1) for either wire format"
+    )
+    return HttpResponse.json(404, {"error": {"message": message, "type": "not_found_error"}})
+
+
+def _fault_error(
+    endpoint: Endpoint, fault: Fault, request_headers: Mapping[str, str]
+) -> HttpResponse:
     headers: dict[str, str] = {}
     if fault.retry_after is not None:
         headers["retry-after"] = f"{fault.retry_after:g}"
@@ -404,6 +429,11 @@ def _fault_error(endpoint: Endpoint, fault: Fault) -> HttpResponse:
         headers["retry-after-ms"] = f"{fault.retry_after_ms:g}"
     if fault.code == "insufficient_quota":
         message = _QUOTA_MESSAGES[endpoint]
+    elif fault.status == 401:
+        # As careless gateways do: quote the credential that was refused, so tests can check
+        # that an echoed key never reaches what OpsBench writes.
+        sent = request_headers.get("x-api-key") or request_headers.get("authorization", "")
+        message = f"Incorrect API key provided: {sent}"
     else:
         message = f"injected fault: HTTP {fault.status}"
     return _error(endpoint, fault.status, message, code=fault.code, headers=headers)

@@ -8,12 +8,17 @@ Faults wait in a first-in, first-out queue; each request looks only at the head:
                       an error ``code`` (``insufficient_quota`` for an exhausted quota)
 ``slow``              answer normally after ``delay`` seconds
 ``hang``              never answer; hold the connection until the client gives up
+``trickle``           answer normally, but send the body one byte every ``delay`` seconds
+                      (headers at once), as a stuck proxy or a throttled stream does: a
+                      client that only limits the wait between bytes never times out
 ``truncated_arguments``  cut each tool call's arguments in half (``{"a": 1`` …)
 ``invalid_arguments``    add a trailing comma to each tool call's arguments
 ``dict_arguments``    send arguments as a JSON object instead of a string (OpenAI wire;
                       Anthropic ``input`` is always an object, so there it changes nothing)
 ``missing_ids``       leave the tool call ids out
 ``empty_completion``  no text and no tool calls
+``no_choices``        a Chat Completions reply with ``choices: []`` (a broken gateway; on the
+                      other wire formats it changes nothing)
 ====================  ===================================================================
 
 The argument and id faults wait, at the head of the queue, for a reply that has tool calls.
@@ -33,14 +38,16 @@ Kind = Literal[
     "http",
     "slow",
     "hang",
+    "trickle",
     "truncated_arguments",
     "invalid_arguments",
     "dict_arguments",
     "missing_ids",
     "empty_completion",
+    "no_choices",
 ]
 Endpoint = Literal["openai", "responses", "anthropic"]
-TRANSPORT_KINDS = frozenset({"http", "slow", "hang"})
+TRANSPORT_KINDS = frozenset({"http", "slow", "hang", "trickle"})
 CALL_KINDS = frozenset(
     {"truncated_arguments", "invalid_arguments", "dict_arguments", "missing_ids"}
 )
@@ -96,6 +103,15 @@ class Fault:
         return cls("slow", delay=delay, times=times, endpoint=endpoint)
 
     @classmethod
+    def trickle(
+        cls, delay: float = 0.05, *, times: int = 1, endpoint: Endpoint | None = None
+    ) -> Fault:
+        """A normal reply whose body arrives one byte every ``delay`` seconds."""
+        if not delay > 0:
+            raise ValueError(f"a trickle needs a delay above 0 seconds, got {delay}")
+        return cls("trickle", delay=delay, times=times, endpoint=endpoint)
+
+    @classmethod
     def hang(cls, *, times: int = 1, endpoint: Endpoint | None = None) -> Fault:
         """No reply at all."""
         return cls("hang", times=times, endpoint=endpoint)
@@ -110,7 +126,7 @@ class Fault:
     @classmethod
     def parse(cls, spec: str) -> Fault:
         """From ``KIND[,name=value…]``: ``429,retry_after=2,times=3``, ``slow,delay=1.5``,
-        ``hang``, ``quota``, ``dict_arguments``. A bare status number is an ``http`` fault."""
+        ``hang``, ``trickle,delay=0.05``, ``quota``, ``dict_arguments``. A bare status number is an ``http`` fault."""
         head, *pairs = [p.strip() for p in spec.split(",") if p.strip()] or [""]
         values: dict[str, str] = {}
         for pair in pairs:
@@ -147,10 +163,13 @@ class Fault:
             return cls.quota_exhausted(times=times, endpoint=endpoint)
         if head == "slow":
             return cls.slow(float(values.get("delay", "1")), times=times, endpoint=endpoint)
+        if head == "trickle":
+            return cls.trickle(float(values.get("delay", "0.05")), times=times, endpoint=endpoint)
         if head == "hang" or (head in KINDS and head not in TRANSPORT_KINDS):
             return cls(cast(Kind, head), times=times, endpoint=endpoint)
         raise ValueError(
             f"unknown fault {spec!r}; expected a status (429, 500, 529 …), quota, slow, hang, "
+            "trickle, "
             f"or one of {sorted(KINDS - TRANSPORT_KINDS)}"
         )
 
@@ -192,7 +211,9 @@ class FaultQueue:
         """The head fault if it is an output fault that applies to this reply."""
         return self._take(
             endpoint,
-            lambda f: f.kind == "empty_completion" or (f.kind in CALL_KINDS and has_calls),
+            lambda f: (
+                f.kind in ("empty_completion", "no_choices") or (f.kind in CALL_KINDS and has_calls)
+            ),
         )
 
     def _take(self, endpoint: Endpoint, applies: Callable[[Fault], bool]) -> Fault | None:

@@ -108,6 +108,8 @@ def reasoning_pairing_problems(app: ProviderApp, body: Mapping[str, Any]) -> lis
 
 
 def _break(data: dict[str, Any], fault: Any) -> None:
+    if fault.kind == "no_choices":
+        return
     if fault.kind == "empty_completion":
         data["output"] = [i for i in data["output"] if i["type"] == "reasoning"]
         return

@@ -33,13 +33,15 @@ class HttpRequest:
 @dataclass(frozen=True)
 class HttpResponse:
     """A reply. ``delay`` seconds pass before it is sent; ``hang`` means it never is (the
-    connection is held open until the client gives up or the server stops)."""
+    connection is held open until the client gives up or the server stops); ``trickle``
+    sends the body one byte every that many seconds."""
 
     status: int
     body: bytes = b""
     headers: Mapping[str, str] = field(default_factory=dict)
     delay: float = 0.0
     hang: bool = False
+    trickle: float = 0.0
 
     @classmethod
     def json(cls, status: int, data: Any, headers: Mapping[str, str] | None = None) -> HttpResponse:
@@ -185,5 +187,14 @@ async def _write(writer: asyncio.StreamWriter, response: HttpResponse, *, keep_a
         **{k.lower(): v for k, v in response.headers.items()},
     }
     head.extend(f"{name}: {value}" for name, value in headers.items())
-    writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + response.body)
+    writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1"))
+    if response.trickle > 0:
+        for i in range(len(response.body)):
+            await writer.drain()
+            await asyncio.sleep(response.trickle)
+            if writer.is_closing():  # the client gave up
+                return
+            writer.write(response.body[i : i + 1])
+    else:
+        writer.write(response.body)
     await writer.drain()

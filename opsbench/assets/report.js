@@ -62,7 +62,11 @@
         `${Object.keys(run.task_versions).length} tasks (set hash ${run.task_set_hash}) · ` +
         `${DATA.stored_episodes} of ${DATA.planned_episodes} episodes stored · started ${run.created_at}`),
       el("div", {class: "meta", id: "provenance"}, provenance(run.provenance || {})),
-      el("div", {class: "note"}, DATA.note));
+      el("div", {class: "note"}, DATA.note),
+      ...Object.entries(DATA.retries || {}).map(([model, r]) => el("div", {class: "note"},
+        `retries: ${model}: ${r.failed_requests} failed requests in ${r.episodes} episodes (` +
+        Object.entries(r.reasons).map(([k, n]) => `${k} x${n}`).join(", ") +
+        `), ${r.waited_s.toFixed(1)} s waited`)));
   }
 
   function scorecard() {

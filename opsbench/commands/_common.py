@@ -20,8 +20,8 @@ AllowErrorsOption = Annotated[
     bool,
     typer.Option(
         "--allow-errors",
-        help="Let --fail-under pass a run with infrastructure errors or missing episodes, "
-        "judging its scored episodes alone.",
+        help="Exit 0 from a run with infrastructure errors or missing episodes (without this, "
+        "run exits 1), and let --fail-under judge its scored episodes alone.",
     ),
 ]
 
@@ -56,7 +56,9 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except (OpsbenchError, AdapterError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        from contract.redact import redact
+
+        typer.echo(f"error: {redact(str(exc))}", err=True)
         raise typer.Exit(2) from None
     except LoadError as exc:
         for line in exc.problems:
@@ -128,6 +130,8 @@ def finish_report(
         if scorecard_only:
             render_terminal.scorecard(report, console)
             console.print(f"[dim]{report.note}[/]")
+            for line in render_terminal.retry_lines(report):
+                console.print(f"[dim]retries: {line}[/]")
         else:
             render_terminal.full_report(report, console, breakdowns=breakdowns)
     if html is not None:

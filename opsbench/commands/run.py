@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from contract.redact import RedactingFormatter, redact
 from opsbench.commands._common import (
     DEFAULT_STORE_PATH,
     AllowErrorsOption,
@@ -89,7 +90,9 @@ class ProgressDisplay:
     def started(self, run_id: str, todo: dict[str, int], done: dict[str, int]) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.handler = logging.FileHandler(self.log_path(run_id), encoding="utf-8")
-        self.handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        # Every line of the run log (messages, tracebacks) is redacted: an agent's own SDK error
+        # may quote the key it was given.
+        self.handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s %(message)s"))
         logger = logging.getLogger("opsbench")
         logger.addHandler(self.handler)
         logger.setLevel(logging.INFO)
@@ -125,6 +128,21 @@ class ProgressDisplay:
             logging.getLogger("opsbench").removeHandler(self.handler)
             self.handler.close()
             self.handler = None
+
+
+def halted_lines(outcome: Any) -> list[str]:
+    """One line per stop reason: the models it stopped, why, and the --resume hint."""
+    by_reason: dict[str, list[str]] = {}
+    for model, why in outcome.halted.items():
+        by_reason.setdefault(why, []).append(model)
+    lines = []
+    for why, models in by_reason.items():
+        left = sum(outcome.left.get(m, 0) for m in models)
+        lines.append(
+            f"error: {', '.join(models)} stopped: {why}. Fix that, then `opsbench run --resume "
+            f"{outcome.run_id}` runs the {left} episode{'' if left == 1 else 's'} left"
+        )
+    return lines
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -182,6 +200,15 @@ def register(app: typer.Typer) -> None:
                 help="OpenAI-compatible server for the models.", envvar="OPSBENCH_BASE_URL"
             ),
         ] = None,
+        episode_timeout: Annotated[
+            float,
+            typer.Option(
+                "--episode-timeout",
+                help="Seconds one episode (and, apart, its judging) may take in all; past it "
+                "the episode is an infrastructure error. 0: no limit. -M timeout bounds each "
+                "request.",
+            ),
+        ] = 1800.0,
         resume: Annotated[
             str | None,
             typer.Option(help="Finish run RUN: only missing and infrastructure-error episodes."),
@@ -223,6 +250,8 @@ def register(app: typer.Typer) -> None:
                 for name, value in (("concurrency", concurrency), ("rpm", rpm), ("tpm", tpm)):
                     if _given(ctx, name):
                         overrides[name] = value
+                if _given(ctx, "episode_timeout"):
+                    overrides["episode_timeout"] = episode_timeout or None
                 if options:
                     overrides["options"] = options
                 if base_url:
@@ -245,6 +274,7 @@ def register(app: typer.Typer) -> None:
                     tpm=tpm,
                     options=options,
                     base_url=base_url,
+                    episode_timeout=episode_timeout or None,
                 )
             display = ProgressDisplay(quiet or as_json, store.parent / "logs")
             # A resume opens the store it names and never creates one (a typo'd --store).
@@ -256,17 +286,14 @@ def register(app: typer.Typer) -> None:
                 except AgentCrashError as exc:
                     display.stop()
                     typer.echo(
-                        f"error: {exc}; traceback in {display.log_path(exc.run_id)}", err=True
+                        f"error: {redact(str(exc))}; traceback in {display.log_path(exc.run_id)}",
+                        err=True,
                     )
                     raise typer.Exit(1) from None
                 finally:
                     display.stop()
-                for model, why in outcome.halted.items():
-                    typer.echo(
-                        f"error: {model} stopped: {why}. Fix the key or the model name, then "
-                        f"`opsbench run --resume {outcome.run_id}`",
-                        err=True,
-                    )
+                for line in halted_lines(outcome):
+                    typer.echo(line, err=True)
                 if not quiet and not as_json and outcome.skipped:
                     typer.echo(f"{outcome.skipped} episodes already done, {outcome.ran} run")
                 report = build_report(db, outcome.run_id, full=html is not None)
@@ -286,3 +313,13 @@ def register(app: typer.Typer) -> None:
                 )
             if outcome.halted:
                 raise typer.Exit(1)
+            if not allow_errors and not fail_under:
+                # Infrastructure errors leave the run unfinished: its numbers cover part of it.
+                # (With --fail-under the gate has said so already.)
+                from opsbench.gate import incomplete
+
+                problems = incomplete(report)
+                for problem in problems:
+                    typer.echo(f"error: {problem}", err=True)
+                if problems:
+                    raise typer.Exit(1)

@@ -108,9 +108,11 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(
                 "--fault",
-                help="Queue a fault: 429,retry_after=2,times=3 · 500 · 529 · quota · "
-                "slow,delay=2 · hang · truncated_arguments · invalid_arguments · "
-                "dict_arguments · missing_ids · empty_completion. Repeatable, in order.",
+                help="Queue a fault: 429,retry_after=2,times=3 · 500 · 529 · 401 · quota · "
+                "slow,delay=2 · hang · trickle,delay=0.05 · truncated_arguments · "
+                "invalid_arguments · dict_arguments · missing_ids · empty_completion · "
+                "no_choices. Repeatable, in order; endpoint=openai|responses|anthropic limits "
+                "one to that wire format.",
             ),
         ] = None,
     ) -> None:
@@ -157,9 +159,10 @@ def register(app: typer.Typer) -> None:
                 f"OpsBench local provider server on {url} (loopback only; any API key works)"
             )
             typer.echo(
-                f"  OpenAI-compatible:    --base-url {url}/v1   (openai/<name>, litellm/openai/<name>)"
+                f"  --base-url {url} (or {url}/v1) for every model string: openai/<name>, "
+                "anthropic/<name>, litellm/openai/<name>, litellm/anthropic/<name>; one port "
+                "serves /v1/chat/completions, /v1/responses and /v1/messages"
             )
-            typer.echo(f"  Anthropic-compatible: --base-url {url}      (anthropic/<name>)")
             typer.echo(f"  answering with {source}; {len(faults)} fault(s) queued. Ctrl-C stops.")
 
         try:

@@ -53,7 +53,8 @@ def echoing_gateway():
 
 
 def test_a_key_echoed_in_a_401_is_not_in_the_provider_error(monkeypatch, echoing_gateway):
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    # The key the user names for that server (the provider's own never goes to a base URL).
+    monkeypatch.setenv("OPSBENCH_BASE_URL_KEY", KEY)
     assistant = make_factory("openai/gpt-4.1", {"max_attempts": 1}, echoing_gateway)(CONTEXT)
     with pytest.raises(ProviderError) as caught:
         asyncio.run(assistant.respond(first_request()))
@@ -72,4 +73,26 @@ def test_redact_removes_environment_credentials_and_key_shaped_strings(monkeypat
 
 def test_redact_leaves_ordinary_text_alone():
     text = "HTTP 503 from the provider after 4 attempts: order ORD-1001, 12345 tokens"
+    assert redact(text) == text
+
+
+def test_redact_removes_url_passwords_and_their_basic_credentials():
+    import base64
+
+    from contract.redact import register_url
+
+    url = "http://alice:Pa55-w0rd-xyz@gateway.internal:8443/v1"
+    register_url(url)
+    basic = base64.b64encode(b"alice:Pa55-w0rd-xyz").decode()
+    text = redact(f"POST {url} failed; sent Authorization: Basic {basic} (token {basic})")
+    assert "Pa55-w0rd-xyz" not in text and basic not in text
+    assert "http://alice:[redacted]@gateway.internal:8443/v1" in text
+    # Any URL's password, registered or not, and any Basic credential.
+    assert redact("https://bob:hunter22@x.example/") == "https://bob:[redacted]@x.example/"
+    assert "ZGVtbzpkZW1vMTIz" not in redact("Basic ZGVtbzpkZW1vMTIz")
+
+
+def test_redact_spares_words_that_only_look_like_schemes_or_names(monkeypatch):
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Maria Lopez")
+    text = "A basic haircut for Maria Lopez, and basic cleaning on Tuesday."
     assert redact(text) == text

@@ -138,3 +138,21 @@ class WaitsForBug:
                 break
             await asyncio.sleep(0)
         return await self.inner.respond(request)
+
+
+class OwnSDKAgent:
+    """A ``python:`` agent that calls its model with the openai SDK itself, with the key in
+    ``OPENAI_API_KEY``, and lets the SDK's own errors (a 401 quoting the key) propagate."""
+
+    def __init__(self, context: EpisodeContext, base_url: str | None = None) -> None:
+        self.base_url = base_url
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        import openai
+
+        messages = [{"role": "system", "content": request.system}]
+        messages += [{"role": "user", "content": m.content} for m in request.messages if m.content]
+        key = os.environ["OPENAI_API_KEY"]
+        async with openai.AsyncOpenAI(api_key=key, base_url=self.base_url, max_retries=0) as sdk:
+            reply = await sdk.chat.completions.create(model="own-model", messages=messages)
+        return AssistantTurn(reply.choices[0].message.content or "")

@@ -1,6 +1,5 @@
 """Runs against the local provider server: injected faults become infrastructure errors that are
-reported apart and re-run by --resume; a planted API key never reaches the store, the export, the
-HTML report, the JUnit file or the logs."""
+reported apart and re-run by --resume (the planted-key tests are in test_redaction.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +17,6 @@ from tests.helpers import MINI
 
 server_module = pytest.importorskip("adapters.server", reason="the local provider server (issue 4)")
 MINI_TASKS = load_set(MINI)[1]
-PLANTED = "sk-planted-0p5b3nch-d0-n0t-l34k-7f3a9c"
 
 
 @pytest.fixture(scope="module")
@@ -34,71 +32,29 @@ def invoke(*args: str, env: dict[str, str] | None = None):
 def test_injected_faults_are_infrastructure_errors_then_resume_completes(server, tmp_path: Path):
     server.reset()
     Fault = server_module.Fault
-    # Two exhausted quotas (never retried) and one 500 that outlasts all six attempts.
-    server.inject(Fault.quota_exhausted(times=2), Fault.http(500, retry_after=0, times=6))
+    # Two 500s that outlast all six attempts each (an outage, not a reason to stop).
+    server.inject(Fault.http(500, retry_after=0, times=12))
     db = str(tmp_path / "o.db")
     args = ["run", "-m", "openai/local-test", "--set", MINI_SET, "--store", db, "-q"]
     first = invoke(*args, "--concurrency", "1", "--base-url", server.openai_base_url, "--json")
-    assert first.exit_code == 0, first.output
+    # A run with infrastructure errors is unfinished: it fails unless --allow-errors.
+    assert first.exit_code == 1, first.output
+    assert "2 infrastructure errors" in first.stderr and "--allow-errors" in first.stderr
     report = json.loads(first.stdout)
     metrics = report["models"][0]["metrics"]
-    assert metrics["infrastructure_errors"] == 3
-    assert metrics["scored"] == len(MINI_TASKS) - 3
-    assert metrics["rates"]["pass"]["n"] == len(MINI_TASKS) - 3  # errors are not in the rates
+    assert metrics["infrastructure_errors"] == 2
+    assert metrics["scored"] == len(MINI_TASKS) - 2
+    assert metrics["rates"]["pass"]["n"] == len(MINI_TASKS) - 2  # errors are not in the rates
     assert metrics["usage"]["assistant"]["cost_usd"] is None  # no price for a local model
     errors = [e for e in report["episodes"] if e["status"] == "infrastructure_error"]
     assert all("ProviderError" in e["error"] for e in errors)
     text = invoke("report", "--store", db).stdout
-    assert "3 infrastructure errors" in text and "--resume" in text
+    assert "2 infrastructure errors" in text and "--resume" in text
 
     resumed = invoke("run", "--resume", report["run"]["id"], "--store", db, "-q", "--json")
     assert resumed.exit_code == 0, resumed.output
     metrics = json.loads(resumed.stdout)["models"][0]["metrics"]
     assert (metrics["scored"], metrics["infrastructure_errors"]) == (len(MINI_TASKS), 0)
-
-
-def test_a_planted_api_key_appears_nowhere(server, tmp_path: Path):
-    server.reset()
-    # An error message goes into the store and the log too: it must not carry the key either.
-    server.inject(server_module.Fault.quota_exhausted())
-    env = {"OPENAI_API_KEY": PLANTED, "ANTHROPIC_API_KEY": PLANTED}
-    results = tmp_path / "results"
-    db = str(results / "opsbench.db")
-    outputs = [
-        invoke(
-            "run",
-            "-m",
-            "openai/local-test",
-            "--set",
-            MINI_SET,
-            "--store",
-            db,
-            "--base-url",
-            server.openai_base_url,
-            "--html",
-            str(results / "report.html"),
-            "--junit",
-            str(results / "junit.xml"),
-            env=env,
-        )
-    ]
-    assert outputs[0].exit_code == 0, outputs[0].output
-    run_id = json.loads(invoke("report", "--store", db, "--json").stdout)["run"]["id"]
-    outputs.append(
-        invoke("export", run_id, "--jsonl", "-o", str(results / "run.jsonl"), "--store", db)
-    )
-    outputs.append(invoke("report", "--store", db, env=env))
-    # The key did reach the provider, so its absence below means something.
-    assert any(PLANTED in r.headers.get("authorization", "") for r in server.requests)
-    files = [p for p in results.rglob("*") if p.is_file()]
-    names = {p.name for p in files}
-    assert {"opsbench.db", "report.html", "junit.xml", "run.jsonl", f"{run_id}.log"} <= names
-    for path in files:
-        assert PLANTED.encode() not in path.read_bytes(), f"the key leaked into {path}"
-    for result in outputs:
-        assert PLANTED not in result.output
-    log = (results / "logs" / f"{run_id}.log").read_text()
-    assert "infrastructure_error" in log and "openai/local-test" in log
 
 
 def test_a_refused_key_stops_that_model_instead_of_failing_every_episode(server, tmp_path: Path):

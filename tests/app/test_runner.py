@@ -14,6 +14,7 @@ from opsbench.errors import ResumeRefusedError, SelectionError
 from opsbench.report import build_report
 from opsbench.runner import (
     DEFAULT_MODELS,
+    REDACTED,
     RunConfig,
     episode_seed,
     redact_options,
@@ -138,7 +139,7 @@ def test_task_globs_tags_and_limit_select_tasks(store: Store):
 
 def test_secrets_in_options_and_urls_are_redacted():
     assert redact_options({"api_key": "sk-1", "temperature": 0}) == {
-        "api_key": "<redacted>",
+        "api_key": REDACTED,
         "temperature": 0,
     }
     assert redact_url("https://user:pw@host:8443/v1?key=sk-1") == "https://host:8443/v1"
