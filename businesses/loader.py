@@ -221,6 +221,8 @@ def _assertions(
                 tag=spec.get("tag"),
                 why=spec.get("why"),
                 path=path,
+                who=spec.get("who"),
+                when=spec.get("when"),
             )
         )
     return tuple(out)
