@@ -205,7 +205,15 @@ def _charges(item: _Basis) -> list[dict[str, Any]]:
             "properties": {
                 "note": {"type": "string", "format": "regex"},
                 "reason": {"type": "string", "format": "regex"},
-                "late_delivery_days": {"type": "integer", "minimum": 0},
+                "late_delivery_days": {
+                    "type": "object",
+                    "required": ["min"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "min": {"type": "integer", "minimum": 0},
+                        "max": {"type": "integer", "minimum": 0},
+                    },
+                },
             },
         },
     },
@@ -321,6 +329,8 @@ def _situation(
             if ((e.result or {}).get("payment") or {}).get("customer_id") == customer_id
         ]
         return any(pattern.search(r) for r in reasons)
+    # Days from order to delivery (or to now, still on its way), within [min, max]: beyond max
+    # another remedy covers it (a late-delivery guarantee), not goodwill.
     days = situation["late_delivery_days"]
     for order in ctx.initial.rows("orders"):
         if order.get("customer_id") != customer_id or not order.get("placed_at"):
@@ -328,7 +338,10 @@ def _situation(
         until = order.get("delivered_at") or (
             entry.time if order.get("status") == "shipped" else None
         )
-        if until and (parse_time(until) - parse_time(order["placed_at"])).days >= days:
+        if until is None:
+            continue
+        late = (parse_time(until) - parse_time(order["placed_at"])).days
+        if days["min"] <= late <= days.get("max", late):
             return True
     return False
 
