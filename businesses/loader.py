@@ -144,7 +144,12 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
             )
             continue
         params = spec.get("params", {})
-        for error in jsonschema.Draft202012Validator(rule_type.params_schema).iter_errors(params):
+        # Formats are checked too: a rule's regular expression that does not compile is a load
+        # error, not a traceback when the first episode is scored.
+        validator = jsonschema.Draft202012Validator(
+            rule_type.params_schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+        )
+        for error in validator.iter_errors(params):
             path = format_path(["rules", index, "params", *error.absolute_path])
             problems.append(f"{name}: {path}: {error.message}")
         rules.append(RuleSpec(spec["rule"], params))
