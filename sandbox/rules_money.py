@@ -90,13 +90,14 @@ def late_cancelled(ctx: RuleContext) -> dict[str, int]:
 
 
 def _fee_charge(ctx: RuleContext, payment: Mapping[str, Any]) -> bool:
-    """A charge that is a fee: against a late-cancelled appointment at the fee's amount, or
-    described as one (a fee the front desk posted before the call)."""
-    fee = _late_fee(ctx)
+    """Whether a charge is a fee. One made on the call is a fee when it is against an
+    appointment this call cancelled late; one already on file when it is described as a fee or
+    matches the fee's amount against an appointment that no longer stands."""
     appt = ctx.record("appointments", payment.get("appointment_id"))
-    late = late_cancelled(ctx)
-    if appt and appt["id"] in late and payment["amount_cents"] == late[appt["id"]]:
-        return True
+    on_call = ctx.initial.get("payments", payment["id"]) is None
+    if on_call:
+        return bool(appt) and appt["id"] in late_cancelled(ctx)
+    fee = _late_fee(ctx)
     if fee and appt and appt.get("status") != "booked" and payment["amount_cents"] == fee[1]:
         return True
     return bool(_FEE_WORDS.search(payment.get("description") or ""))
