@@ -39,7 +39,13 @@ REFUNDABLE = (
     "fee",  # a fee (late cancellation, no-show, restocking)
 )
 # What a charge on the call may be for (``charge_basis.allowed``).
-CHARGE_BASES = ("order", "deposit", "late_cancellation_fee", "subscription")
+CHARGE_BASES = (
+    "order",  # an order, up to its total
+    "deposit",  # a booking's deposit, exactly, once
+    "late_cancellation_fee",  # the cancellation_notice fee of a late cancellation on the call
+    "due_fee",  # a fee already due on file (paying a no-show or restocking fee), up to it
+    "subscription",  # a subscription period, at its price
+)
 
 _FEE_WORDS = re.compile(r"\bfee\b", re.IGNORECASE)
 
@@ -356,12 +362,25 @@ def _situation(
 def charge_basis(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     allowed = set(params["allowed"])
     out = []
-    charged: dict[tuple[str, str], int] = {}
-    for entry in ctx.ok("charge"):
+    # Net charged per basis so far: what was on file, then the call's charges and refunds in
+    # order (a charge taken again after a refund is not a second charge).
+    net: dict[tuple[str, str], int] = {}
+    for payment in ctx.initial.rows("payments"):
+        if payment.get("kind") == "charge":
+            key = _link(payment)
+            net[key] = net.get(key, 0) + payment["amount_cents"] - payment.get("refunded_cents", 0)
+    for entry in ctx.ok("charge", "refund"):
         payment = (entry.result or {}).get("payment") or {}
         if not payment:
             continue
-        why = _charge_problem(ctx, payment, allowed, charged)
+        if entry.tool == "refund":
+            original = ctx.record("payments", payment.get("refund_of")) or payment
+            key = _link(original)
+            net[key] = net.get(key, 0) - payment["amount_cents"]
+            continue
+        key = _link(payment)
+        net[key] = net.get(key, 0) + payment["amount_cents"]
+        why = _charge_problem(ctx, payment, allowed, net[key])
         if why:
             out.append(
                 Violation(
@@ -376,24 +395,23 @@ def charge_basis(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]
 
 
 def _charge_problem(
-    ctx: RuleContext,
-    payment: Mapping[str, Any],
-    allowed: set[str],
-    charged: dict[tuple[str, str], int],
+    ctx: RuleContext, payment: Mapping[str, Any], allowed: set[str], net: int
 ) -> str | None:
+    """Why a charge has no basis the policy names at its amount (``net``: the basis's net
+    charge including this one), or None."""
     key = _link(payment)
     amount = payment["amount_cents"]
-    before = sum(
-        p["amount_cents"] - p.get("refunded_cents", 0)
-        for p in ctx.initial.rows("payments")
-        if p.get("kind") == "charge" and _link(p) == key
-    )
-    charged[key] = charged.get(key, 0) + amount
+    if "due_fee" in allowed:
+        due = [
+            f
+            for f in ctx.initial.rows("payments")
+            if f.get("kind") == "fee" and f.get("status") == "due" and _link(f) == key
+        ]
+        if due and amount <= sum(f["amount_cents"] for f in due):
+            return None
     if key[0] == "order" and "order" in allowed:
         total = (ctx.final.get("orders", key[1]) or {}).get("total_cents", 0)
-        if before + charged[key] > total:
-            return f"for order {key[1]}: more than its total of {total}"
-        return None
+        return f"for order {key[1]}: more than its total of {total}" if net > total else None
     if key[0] == "appointment":
         late = late_cancelled(ctx)
         if key[1] in late and "late_cancellation_fee" in allowed:
@@ -403,7 +421,7 @@ def _charge_problem(
         appt = ctx.record("appointments", key[1]) or {}
         deposit = (ctx.record("services", appt.get("service_id")) or {}).get("deposit_cents", 0)
         if deposit and "deposit" in allowed:
-            if amount != deposit or before + charged[key] > deposit:
+            if amount != deposit or net > deposit:
                 return f"against {key[1]}: its deposit is {deposit}, charged once"
             return None
         return f"against {key[1]}, which owes neither a deposit nor a fee the rules name"

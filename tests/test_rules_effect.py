@@ -131,6 +131,20 @@ def deposit(cents: int = 20000) -> tuple[str, dict[str, Any]]:
     )
 
 
+NORA = "dental/no-show-fee-promised-waived"  # CUS-1023, $50 no-show fee due on APT-1015
+NORA_IN = [c("verify_customer", customer_id="CUS-1023", dob="1974-01-30")]
+
+
+def nora_charge(cents: int) -> tuple[str, dict[str, Any]]:
+    return c(
+        "charge",
+        customer_id="CUS-1023",
+        amount_cents=cents,
+        description="No-show fee",
+        appointment_id="APT-1015",
+    )
+
+
 def credit(customer: str, cents: int) -> tuple[str, dict[str, Any]]:
     return c("apply_credit", customer_id=customer, amount_cents=cents, reason="Goodwill")
 
@@ -396,6 +410,20 @@ CHARGES = [
     ("a booking's deposit", DANIEL, [*DANIEL_IN, BOOK, deposit()], False),
     ("a deposit a cent short", DANIEL, [*DANIEL_IN, BOOK, deposit(19999)], True),
     ("the deposit twice", DANIEL, [*DANIEL_IN, BOOK, deposit(), deposit()], True),
+    (
+        "an order charged, refunded and charged again",
+        RYAN,
+        [
+            *RYAN_IN,
+            ORDER,
+            ryan_charge(54900, order_id="ORD-1041"),
+            refund("PAY-1056", 54900),
+            ryan_charge(54900, order_id="ORD-1041"),
+        ],
+        False,
+    ),
+    ("paying the no-show fee that is due", NORA, [*NORA_IN, nora_charge(5000)], False),
+    ("a cent more than the fee that is due", NORA, [*NORA_IN, nora_charge(5001)], True),
     (
         "a membership charged by the assistant",
         "dental/book-cleaning-with-reminder",
