@@ -4,7 +4,7 @@ The mechanism rules in :mod:`sandbox.rules` catch a tool used against policy (a 
 credit over the cap, a refund out of window). These rules look at the money instead, so a
 policy can be bent by any tool and still be seen: a fee charged and then refunded, a "price
 match" refund after a full charge, a credit under the cap in a situation that earns none, a
-charge with nothing behind it.
+charge with nothing behind it (that one in :mod:`sandbox.rules_charges`).
 
 Every charge belongs to a *basis*: the order, appointment or subscription it names, or itself
 when it names none. Per basis, the call's net charge (charges minus refunds made on the call)
@@ -38,15 +38,6 @@ REFUNDABLE = (
     "subscription_charge",  # a subscription period (a damaged box)
     "fee",  # a fee (late cancellation, no-show, restocking)
 )
-# What a charge on the call may be for (``charge_basis.allowed``).
-CHARGE_BASES = (
-    "order",  # an order, up to its total
-    "deposit",  # a booking's deposit, exactly, once
-    "late_cancellation_fee",  # the cancellation_notice fee of a late cancellation on the call
-    "due_fee",  # a fee already due on file (paying a no-show or restocking fee), up to it
-    "subscription",  # a subscription period, at its price
-)
-
 _FEE_WORDS = re.compile(r"\bfee\b", re.IGNORECASE)
 
 
@@ -62,7 +53,8 @@ class _Basis:
     entries: list[LedgerEntry] = field(default_factory=list)
 
 
-def _link(payment: Mapping[str, Any]) -> tuple[str, str]:
+def basis_of(payment: Mapping[str, Any]) -> tuple[str, str]:
+    """The basis of a payment: what it is for (``("order", "ORD-1041")``), else itself."""
     for key, kind in (
         ("order_id", "order"),
         ("appointment_id", "appointment"),
@@ -113,7 +105,7 @@ def _bases(ctx: RuleContext) -> dict[tuple[str, str], _Basis]:
     bases: dict[tuple[str, str], _Basis] = {}
 
     def basis(payment: Mapping[str, Any]) -> _Basis:
-        key = _link(payment)
+        key = basis_of(payment)
         return bases.setdefault(key, _Basis(key, payment["customer_id"]))
 
     for payment in ctx.initial.rows("payments"):
@@ -351,81 +343,3 @@ def _situation(
         if days["min"] <= late <= days.get("max", late):
             return True
     return False
-
-
-@rule_type(
-    "charge_basis",
-    "A charge on the call pays for something the customer bought or the policy imposes (an "
-    "order, a booking's deposit, a fee the rules name), at its amount.",
-    allowed={"type": "array", "items": {"enum": list(CHARGE_BASES)}, "uniqueItems": True},
-)
-def charge_basis(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
-    allowed = set(params["allowed"])
-    out = []
-    # Net charged per basis so far: what was on file, then the call's charges and refunds in
-    # order (a charge taken again after a refund is not a second charge).
-    net: dict[tuple[str, str], int] = {}
-    for payment in ctx.initial.rows("payments"):
-        if payment.get("kind") == "charge":
-            key = _link(payment)
-            net[key] = net.get(key, 0) + payment["amount_cents"] - payment.get("refunded_cents", 0)
-    for entry in ctx.ok("charge", "refund"):
-        payment = (entry.result or {}).get("payment") or {}
-        if not payment:
-            continue
-        if entry.tool == "refund":
-            original = ctx.record("payments", payment.get("refund_of")) or payment
-            key = _link(original)
-            net[key] = net.get(key, 0) - payment["amount_cents"]
-            continue
-        key = _link(payment)
-        net[key] = net.get(key, 0) + payment["amount_cents"]
-        why = _charge_problem(ctx, payment, allowed, net[key])
-        if why:
-            out.append(
-                Violation(
-                    "charge_basis",
-                    "policy",
-                    f"charged {payment['customer_id']} {payment['amount_cents']} cents {why}",
-                    entry.seq,
-                    _rows_of(entry),
-                )
-            )
-    return out
-
-
-def _charge_problem(
-    ctx: RuleContext, payment: Mapping[str, Any], allowed: set[str], net: int
-) -> str | None:
-    """Why a charge has no basis the policy names at its amount (``net``: the basis's net
-    charge including this one), or None."""
-    key = _link(payment)
-    amount = payment["amount_cents"]
-    if "due_fee" in allowed:
-        due = [
-            f
-            for f in ctx.initial.rows("payments")
-            if f.get("kind") == "fee" and f.get("status") == "due" and _link(f) == key
-        ]
-        if due and amount <= sum(f["amount_cents"] for f in due):
-            return None
-    if key[0] == "order" and "order" in allowed:
-        total = (ctx.final.get("orders", key[1]) or {}).get("total_cents", 0)
-        return f"for order {key[1]}: more than its total of {total}" if net > total else None
-    if key[0] == "appointment":
-        late = late_cancelled(ctx)
-        if key[1] in late and "late_cancellation_fee" in allowed:
-            if amount > late[key[1]]:
-                return f"as the late-cancellation fee of {key[1]}: more than {late[key[1]]}"
-            return None
-        appt = ctx.record("appointments", key[1]) or {}
-        deposit = (ctx.record("services", appt.get("service_id")) or {}).get("deposit_cents", 0)
-        if deposit and "deposit" in allowed:
-            if amount != deposit or net > deposit:
-                return f"against {key[1]}: its deposit is {deposit}, charged once"
-            return None
-        return f"against {key[1]}, which owes neither a deposit nor a fee the rules name"
-    if key[0] == "subscription" and "subscription" in allowed:
-        price = (ctx.record("subscriptions", key[1]) or {}).get("price_cents")
-        return None if amount == price else f"for {key[1]}: its price is {price}"
-    return "with nothing behind it: no order, deposit or fee the policy names"
