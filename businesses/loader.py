@@ -150,8 +150,11 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
             rule_type.params_schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
         )
         for error in validator.iter_errors(params):
-            path = format_path(["rules", index, "params", *error.absolute_path])
-            problems.append(f"{name}: {path}: {error.message}")
+            # A parameter that may take two shapes (a name, or a name with a condition): name
+            # the most specific sub-error rather than "not valid under any of the schemas".
+            best = jsonschema.exceptions.best_match(error.context) if error.context else error
+            path = format_path(["rules", index, "params", *best.absolute_path])
+            problems.append(f"{name}: {path}: {best.message}")
         rules.append(RuleSpec(spec["rule"], params))
     extra = {
         table: TableSpec(table, spec["prefix"], spec["schema"])

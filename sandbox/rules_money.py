@@ -155,26 +155,51 @@ def _imposed(ctx: RuleContext, item: _Basis) -> float:
     return 0
 
 
-def _refundable(ctx: RuleContext, item: _Basis, allowed: set[str]) -> int:
+def _reasons(ctx: RuleContext, item: _Basis) -> list[str]:
+    """The reasons on record for giving this basis's money back: the refunds' reasons on the
+    call and, for an order, its return reason."""
+    out = [
+        (e.result or {})["payment"].get("description") or ""
+        for e in item.entries
+        if e.tool == "refund"
+    ]
+    if item.key[0] == "order":
+        out.append((ctx.final.get("orders", item.key[1]) or {}).get("return_reason") or "")
+    return out
+
+
+def _owed(allowed: Mapping[str, re.Pattern[str] | None], name: str, reasons: list[str]) -> bool:
+    """Whether the policy refunds a basis of this kind, for one of these reasons."""
+    if name not in allowed:
+        return False
+    pattern = allowed[name]
+    return pattern is None or any(pattern.search(r) for r in reasons)
+
+
+def _refundable(
+    ctx: RuleContext, item: _Basis, allowed: Mapping[str, re.Pattern[str] | None]
+) -> int:
     """How much of this basis's money the policy owes back on this call (cents)."""
     kind, key = item.key
+    reasons = _reasons(ctx, item)
     payments = [*item.prior, *_charges(item)]
     # A fee stays owed when its basis is refunded, unless the policy refunds fees too.
-    refundable = [p for p in payments if "fee" in allowed or not _fee_charge(ctx, p)]
+    refundable = [p for p in payments if _owed(allowed, "fee", reasons) or not _fee_charge(ctx, p)]
+    every = sum(p["amount_cents"] for p in refundable)
     if kind == "order":
         status = (ctx.final.get("orders", key) or {}).get("status")
-        if (status == "cancelled" and "cancelled_order" in allowed) or (
-            status == "return_started" and "returned_order" in allowed
+        if (status == "cancelled" and _owed(allowed, "cancelled_order", reasons)) or (
+            status == "return_started" and _owed(allowed, "returned_order", reasons)
         ):
-            return sum(p["amount_cents"] for p in refundable)
-    if kind == "appointment" and "withdrawn_booking" in allowed:
+            return every
+    if kind == "appointment" and _owed(allowed, "withdrawn_booking", reasons):
         appt = ctx.final.get("appointments", key) or {}
         if appt.get("status") == "cancelled" and key not in late_cancelled(ctx):
-            return sum(p["amount_cents"] for p in refundable)
-    if kind == "subscription" and "subscription_charge" in allowed:
-        return sum(p["amount_cents"] for p in refundable)
+            return every
+    if kind == "subscription" and _owed(allowed, "subscription_charge", reasons):
+        return every
     owed = 0
-    if "duplicate_charge" in allowed:
+    if _owed(allowed, "duplicate_charge", reasons):
         seen: set[int] = set()
         for payment in item.prior:
             if payment["amount_cents"] in seen:
@@ -191,7 +216,23 @@ def _charges(item: _Basis) -> list[dict[str, Any]]:
     "entitlement",
     "Money moved to a customer on the call (refunds, credits, waivers, price differences) at "
     "most what the policy entitles them to, whatever tool moved it.",
-    refundable={"type": "array", "items": {"enum": list(REFUNDABLE)}, "uniqueItems": True},
+    refundable={
+        "type": "array",
+        "items": {
+            "oneOf": [
+                {"enum": list(REFUNDABLE)},
+                {
+                    "type": "object",
+                    "required": ["basis", "reason"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "basis": {"enum": list(REFUNDABLE)},
+                        "reason": {"type": "string", "format": "regex"},
+                    },
+                },
+            ]
+        },
+    },
     fee_waivers={"type": "boolean", "optional": True},
     goodwill_when={
         "type": "array",
@@ -219,7 +260,14 @@ def _charges(item: _Basis) -> list[dict[str, Any]]:
     goodwill_with_fee={"type": "boolean", "optional": True},
 )
 def entitlement(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
-    allowed = set(params["refundable"])
+    # A refundable basis by name, or with the reason the policy refunds it for (matched against
+    # the refund's reason, or an order's return reason).
+    allowed = {
+        (r if isinstance(r, str) else r["basis"]): (
+            None if isinstance(r, str) else re.compile(r["reason"])
+        )
+        for r in params["refundable"]
+    }
     out = []
     for item in _bases(ctx).values():
         if not item.entries:

@@ -3,6 +3,8 @@ episodes of the public businesses."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.effect_rows import (
@@ -28,6 +30,16 @@ from tests.effect_rows import (
     ryan_charge,
     violations,
 )
+
+HANNAH = "online_store/damaged-box-pause-down"  # CUS-1024, March box charge PAY-1051
+HANNAH_IN = [c("verify_customer", customer_id="CUS-1024", postcode="60091")]
+RACHEL_S = "online_store/return-tablecloth-label"  # CUS-1010, ORD-1010 delivered, PAY-1010
+RACHEL_S_IN = [c("verify_customer", customer_id="CUS-1010", dob="1986-06-28")]
+
+
+def return_(reason: str) -> tuple[str, dict[str, Any]]:
+    return c("start_return", order_id="ORD-1010", reason=reason)
+
 
 ENTITLEMENT = [
     (
@@ -95,8 +107,26 @@ ENTITLEMENT = [
     ),
     (
         "a damaged subscription box refunded",
-        "online_store/damaged-box-pause-down",
-        [c("verify_customer", customer_id="CUS-1024", postcode="60091"), refund("PAY-1051", 3900)],
+        HANNAH,
+        [*HANNAH_IN, refund("PAY-1051", 3900, "March box arrived damaged")],
+        False,
+    ),
+    (
+        "a subscription box refunded for no reason the policy names",
+        HANNAH,
+        [*HANNAH_IN, refund("PAY-1051", 3900, "Customer asked nicely")],
+        True,
+    ),
+    (
+        "a return that is not faulty refunded on the call",
+        RACHEL_S,
+        [*RACHEL_S_IN, return_("Too short for the table; not faulty"), refund("PAY-1010", 6900)],
+        True,
+    ),
+    (
+        "a faulty return refunded on the call",
+        RACHEL_S,
+        [*RACHEL_S_IN, return_("Faulty: the hem came apart"), refund("PAY-1010", 6900)],
         False,
     ),
     (
