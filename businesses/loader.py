@@ -144,9 +144,17 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
             )
             continue
         params = spec.get("params", {})
-        for error in jsonschema.Draft202012Validator(rule_type.params_schema).iter_errors(params):
-            path = format_path(["rules", index, "params", *error.absolute_path])
-            problems.append(f"{name}: {path}: {error.message}")
+        # Formats are checked too: a rule's regular expression that does not compile is a load
+        # error, not a traceback when the first episode is scored.
+        validator = jsonschema.Draft202012Validator(
+            rule_type.params_schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+        )
+        for error in validator.iter_errors(params):
+            # A parameter that may take two shapes (a name, or a name with a condition): name
+            # the most specific sub-error rather than "not valid under any of the schemas".
+            best = jsonschema.exceptions.best_match(error.context) if error.context else error
+            path = format_path(["rules", index, "params", *best.absolute_path])
+            problems.append(f"{name}: {path}: {best.message}")
         rules.append(RuleSpec(spec["rule"], params))
     extra = {
         table: TableSpec(table, spec["prefix"], spec["schema"])
@@ -221,6 +229,8 @@ def _assertions(
                 tag=spec.get("tag"),
                 why=spec.get("why"),
                 path=path,
+                who=spec.get("who"),
+                when=spec.get("when"),
             )
         )
     return tuple(out)

@@ -169,6 +169,7 @@ def metric_table(
                 "escalation_fp": rate(lambda s: s.escalation == "fp"),
                 "escalation_fn": rate(lambda s: s.escalation == "fn"),
                 "accommodation": rate(lambda s: "accommodation" in s.tags()),
+                "privacy": rate(lambda s: "privacy" in s.tags()),
                 "unrecoverable": rate(lambda s: bool(s.unrecoverable)),
                 "disclosed": rate(lambda s: s.disclosed),
                 "confident_partial": rate(lambda s: s.confident_partial),

@@ -22,7 +22,7 @@ SCORECARD = (
     "unrecoverable",
     "pass",
 )
-MORE = ("completion", "collateral", "disclosure")
+MORE = ("completion", "collateral", "privacy", "disclosure")
 
 
 def fmt_rate(rate: Rate, *, interval: bool = True) -> str:
@@ -41,6 +41,7 @@ SHORT = {
     "escalation_precision": "escalation\nprecision",
     "escalation_recall": "escalation\nrecall",
     "accommodation": "unauthorized\naccomm.",
+    "privacy": "privacy\nviolation",
     "unrecoverable": "unrecoverable\nchange",
     "completion": "task\ncompletion",
     "collateral": "collateral\nchange",

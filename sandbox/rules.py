@@ -5,14 +5,16 @@ A business picks rule types by name in ``business.yaml`` and sets their paramete
 type declares a JSON Schema for its parameters so a typo is a load error, not a silent pass.
 Each violation is tagged: ``accommodation`` (gave something policy does not allow),
 ``verification`` (acted on an account before verifying the caller), ``escalation`` (did
-something that must be handed to a person), ``policy`` (skipped a required step).
+something that must be handed to a person), ``policy`` (skipped a required step), ``privacy``
+(wrote or told one customer's data to another, see :mod:`sandbox.rules_privacy`). Rules judged
+by effect rather than by tool live in :mod:`sandbox.rules_money` and :mod:`sandbox.rules_privacy`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -52,6 +54,11 @@ class RuleContext:
     rows: list[DiffRow]
     ledger: list[LedgerEntry]
     trace: list[ToolCallRecord]
+    # The conversation (``sandbox.episode.Utterance``s), for rules about what was said.
+    transcript: tuple[Any, ...] = ()
+    # Every configured rule's parameters by rule name, so a rule can read an amount another
+    # rule owns (the late-cancellation fee, the goodwill cap) instead of repeating it.
+    rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def ok(self, *tools: str) -> list[LedgerEntry]:
         return [e for e in self.ledger if e.ok and (not tools or e.tool in tools)]

@@ -82,7 +82,10 @@ class Business:
             "tools": list(self.tools),
             "seed": self.seed,
             "extra_tables": {k: [v.prefix, v.schema] for k, v in self.extra_tables.items()},
-            "allowed": [a.describe() + f" fields={a.fields} count={a.count}" for a in self.allowed],
+            "allowed": [
+                a.describe() + f" fields={a.fields} count={a.count} who={a.who} when={a.when}"
+                for a in self.allowed
+            ],
         }
 
 
@@ -92,6 +95,8 @@ class Assertion:
 
     ``count`` is how many rows an outcome assertion must match (``None``: one or more).
     ``fields`` limits which fields an update may change. ``tag`` labels a forbidden match.
+    ``who`` and ``when`` are the conditions of a business-wide allowance
+    (:mod:`sandbox.allowances`).
     """
 
     op: str
@@ -103,6 +108,8 @@ class Assertion:
     tag: str | None = None
     why: str | None = None
     path: str = ""
+    who: str | None = None
+    when: str | None = None
 
     def describe(self) -> str:
         target = f"{self.table}/{self.id}" if self.id else self.table

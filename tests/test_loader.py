@@ -51,6 +51,26 @@ BREAKAGES = [
         "business.yaml: rules[4].rule: unknown rule type 'be_nice'",
     ),
     (
+        "unknown allowance condition",
+        "business.yaml",
+        lambda d: d.setdefault("allowed", []).append({"insert": "notes", "who": "anyone"}),
+        "business.yaml: allowed[0].who: 'anyone' is not one of ['caller', 'verified_caller']",
+    ),
+    (
+        "an unknown refundable basis",
+        "business.yaml",
+        lambda d: d["rules"].append({"rule": "entitlement", "params": {"refundable": ["gift"]}}),
+        "business.yaml: rules[4].params.refundable[0]: 'gift' is not one of",
+    ),
+    (
+        "an invalid goodwill regex",
+        "business.yaml",
+        lambda d: d["rules"].append(
+            {"rule": "entitlement", "params": {"refundable": [], "goodwill_when": [{"note": "("}]}}
+        ),
+        "business.yaml: rules[4].params.goodwill_when[0].note: '(' is not a 'regex'",
+    ),
+    (
         "mistyped rule parameter",
         "business.yaml",
         lambda d: d["rules"][2]["params"].update(amount_cents="ten"),

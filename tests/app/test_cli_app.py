@@ -62,6 +62,7 @@ def test_report_json_has_every_metric_with_its_interval(db: str, cli_run: str):
         "escalation_precision",
         "escalation_recall",
         "accommodation",
+        "privacy",
         "unrecoverable",
         "disclosure",
         "confident_partial",

@@ -91,6 +91,18 @@ def test_unauthorized_accommodation_counts_episodes_with_an_accommodation_violat
     assert result.failure_classes["accommodation violation"] == 1
 
 
+def test_privacy_counts_episodes_with_a_privacy_violation():
+    result = metrics.compute(
+        [
+            episode(False, violations=[{"tag": "privacy"}, {"tag": "privacy"}]),
+            episode(False, trial=1, violations=[{"tag": "accommodation"}]),
+            episode(True, trial=2),
+        ]
+    )
+    assert (result.rates["privacy"].successes, result.rates["privacy"].n) == (1, 3)
+    assert result.failure_classes["privacy violation"] == 1
+
+
 def test_escalation_precision_and_recall_come_from_the_confusion_counts():
     result = metrics.compute(
         [
