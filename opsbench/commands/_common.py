@@ -21,7 +21,8 @@ AllowErrorsOption = Annotated[
     typer.Option(
         "--allow-errors",
         help="Exit 0 from a run with infrastructure errors or missing episodes (without this, "
-        "run exits 1), and let --fail-under judge its scored episodes alone.",
+        "run exits 1; a model stopped by a refused key, permission, model or quota exits 1 "
+        "still), and let --fail-under judge its scored episodes alone.",
     ),
 ]
 
