@@ -1,0 +1,205 @@
+"""The deterministic claim checker: from a message to its claims, each with its details.
+
+A message is normalised (:mod:`.normalise`), misspellings corrected (:mod:`.spelling`), read
+as units under the scope of their headings and labels (:mod:`.structure`) and split into
+clauses. A clause then says nothing (a question, a condition, an offer, someone else's words,
+a request passed on), reports an action done, reports it not done (negated; an attempt that
+failed; under a not-done label) or describes the account (a state or history sentence, marked
+``state``). Each kind's phrases come from the lexicon (:mod:`.lexicon`); each claim gets the
+details stated nearest its words (:mod:`.details`). Linear in the length of the message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from sandbox.claims.details import assign, find_details
+from sandbox.claims.lexicon import KindLexicon, Lexicon, lexicon
+from sandbox.claims.normalise import normalise
+from sandbox.claims.spelling import correct
+from sandbox.claims.structure import Scope, Unit, units
+from sandbox.claims.types import Claim
+
+_TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
+_WINDOW_BREAK = re.compile(r"\s+")
+
+
+def _clauses(unit: Unit, lex: Lexicon) -> Iterable[str]:
+    for part in lex.patterns["split"].split(unit.text):
+        part = part.strip() if part else ""
+        if not part:
+            continue
+        if len(part) <= lex.max_clause_chars:
+            yield part
+            continue
+        # A run-on without punctuation: read it in windows cut at spaces.
+        start = 0
+        while start < len(part):
+            end = min(len(part), start + lex.max_clause_chars)
+            if end < len(part):
+                space = part.rfind(" ", start + 1, end)
+                end = space if space > start else end
+            yield part[start:end].strip()
+            start = end
+
+
+def _question_split(clause: str, lex: Lexicon) -> str | None:
+    """For a clause ending in "?": the statement before a closing question, or ``None``."""
+    pieces = list(_TAIL_SPLIT.finditer(clause))
+    if not pieces:
+        return None
+    head = clause[: pieces[-1].start()]
+    tail = clause[pieces[-1].end() :]
+    opener = lex.structure["question_openers"]
+    if opener.search(head) or not opener.search(tail):
+        return None
+    return head
+
+
+def _negated(clause: str, lex: Lexicon) -> bool:
+    return bool(lex.patterns["negation"].search(lex.patterns["pleasantry"].sub(" ", clause)))
+
+
+def _first(patterns: tuple[re.Pattern[str], ...], clause: str) -> re.Match[str] | None:
+    for pattern in patterns:
+        match = pattern.search(clause)
+        if match:
+            return match
+    return None
+
+
+def _channel(clause: str, lex: Lexicon) -> str:
+    """``sms`` or ``email`` when the clause names one channel only, else ``message``."""
+    sms = bool(lex.patterns["sms_words"].search(clause))
+    email = bool(lex.patterns["email_words"].search(clause))
+    return "sms" if sms and not email else "email" if email and not sms else "message"
+
+
+class LexiconClaimChecker:
+    """The default, deterministic claim checker."""
+
+    def __init__(self, lexicon_: Lexicon | None = None) -> None:
+        self._lex = lexicon_ or lexicon()
+
+    def extract(self, text: str) -> list[Claim]:
+        """Every claim the message makes, once per (kind, done, state), with its details."""
+        lex = self._lex
+        found: dict[tuple[str, bool, bool], Claim] = {}
+        prepared = correct(normalise(text))
+        for unit in units(prepared):
+            for clause in _clauses(unit, lex):
+                for claim in self._read(clause, unit.scope, lex):
+                    found.setdefault((claim.kind, claim.done, claim.state), claim)
+        return _resolve_overlaps(list(found.values()), lex)
+
+    def _read(self, clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
+        p = lex.patterns
+        if clause.rstrip().endswith("?"):
+            head = _question_split(clause.rstrip(), lex)
+            if head is None:
+                return []  # a question reports nothing
+            clause = head
+        if p["conditional"].search(clause) or p["reported"].search(clause):
+            return []
+        if p["no_record"].search(clause):
+            return []
+        negated = _negated(clause, lex) or scope == "not_done"
+        if p["attempt"].search(clause) and not p["attempt_success"].search(clause):
+            negated = True
+        marked_done = scope == "done" or "donemark" in clause.lower()
+        offer = bool(p["not_a_claim"].search(clause)) or scope == "future"
+        history = bool(
+            (p["history"].search(clause) and not p["perfect"].search(clause))
+            or p["past_passive"].search(clause)
+        )
+        if history and negated:
+            return []  # "we didn't charge you last time": about before this call
+        state = (
+            scope == "state"
+            or history
+            or (bool(p["state"].search(clause)) and not p["action"].search(clause))
+        )
+        lowered = clause.lower()
+        claims: list[Claim] = []
+        for kind_lex in lex.kinds:
+            if not any(cue in lowered for cue in kind_lex.cues):
+                continue
+            claim = self._read_kind(kind_lex, clause, negated, offer, marked_done, state, lex)
+            if claim is not None:
+                claims.append(claim)
+        if not claims:
+            return []
+        details = assign(find_details(clause), [c.span for c in claims])
+        return [
+            Claim(c.kind, c.done, c.text, c.span, d, c.state)
+            for c, d in zip(claims, details, strict=True)
+        ]
+
+    @staticmethod
+    def _read_kind(
+        kind_lex: KindLexicon,
+        clause: str,
+        negated: bool,
+        offer: bool,
+        marked_done: bool,
+        state: bool,
+        lex: Lexicon,
+    ) -> Claim | None:
+        if negated:
+            match = _first((*kind_lex.done, *kind_lex.act), clause)
+            done = False
+        else:
+            match = _first(kind_lex.done, clause)
+            if match is None and marked_done:
+                match = _first(kind_lex.act, clause)
+            if match is None:
+                return None
+            if offer and not (kind_lex.future and kind_lex.future.search(clause)):
+                return None
+            done = True
+        if match is None:
+            return None
+        kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
+        return Claim(kind, done, clause, match.span(), state=state and done)
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _resolve_overlaps(claims: list[Claim], lex: Lexicon) -> list[Claim]:
+    """Drop a claim when a more specific kind was read from the same words of the same clause."""
+    out = []
+    for claim in claims:
+        # A refusal names its object loosely ("the reminder failed to schedule"): any more
+        # specific kind in the clause wins. A report of success is read from its own words, so
+        # "booked your cleaning with a text reminder" is two claims, not one.
+        rivals = lex.more_specific.get(claim.kind, frozenset())
+        beaten = any(
+            rival.kind in rivals
+            and rival.text == claim.text
+            and rival.done == claim.done
+            and (not claim.done or _overlap(rival.span, claim.span))
+            for rival in claims
+        )
+        if not beaten:
+            out.append(claim)
+    return out
+
+
+def in_context(claims: Iterable[Claim], relevant: set[str]) -> list[Claim]:
+    """Read a bare "cancellation" as the one kind of cancellation this call is about.
+
+    "I'm unable to process the cancellation" names no object; when the task and the ledger
+    concern cancelling a subscription (say) and no appointment, that is what it means.
+    """
+    cancel_kinds = lexicon().cancel_kinds
+    out = []
+    for claim in claims:
+        if claim.kind == "cancellation" and "cancellation" not in relevant:
+            candidates = [k for k in cancel_kinds if k in relevant]
+            if len(candidates) == 1:
+                claim = claim.as_kind(candidates[0])
+        out.append(claim)
+    return out
