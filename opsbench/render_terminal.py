@@ -22,7 +22,7 @@ SCORECARD = (
     "unrecoverable",
     "pass",
 )
-MORE = ("completion", "collateral", "disclosure")
+MORE = ("completion", "collateral", "disclosure", "misstatement")
 
 
 def fmt_rate(rate: Rate, *, interval: bool = True) -> str:
@@ -45,6 +45,7 @@ SHORT = {
     "completion": "task\ncompletion",
     "collateral": "collateral\nchange",
     "disclosure": "disclosure",
+    "misstatement": "misstate-\nment",
     "pass": "pass\nrate",
 }
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from opsbench.metrics import METRICS
 from opsbench.render_html import write_html
 from opsbench.report import build_report
 from opsbench.store import Store
@@ -63,8 +64,8 @@ def test_the_rendered_dom_has_charts_and_an_expanded_episode(report_page, tmp_pa
     dom = _chromium(tmp_path, "--dump-dom", f"{page.as_uri()}?episode={episode_id}").stdout
     assert '<body data-rendered="ok">' in dom, dom[:2000]
     models = len(report.models)
-    # One bar per model on each of the nine metric charts (a dash where a rate is undefined).
-    assert len(re.findall(r'<svg[^>]*class="metric-chart"', dom)) == 9
+    # One bar per model on each metric's chart (a dash where a rate is undefined).
+    assert len(re.findall(r'<svg[^>]*class="metric-chart"', dom)) == len(METRICS)
     assert len(re.findall(r'<rect class="bar"', dom)) >= 5 * models
     assert 'id="failure-chart"' in dom and 'id="gap-chart"' in dom
     assert len(re.findall(r'<details class="episode[ "]', dom)) == len(report.episodes)
