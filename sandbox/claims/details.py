@@ -295,15 +295,16 @@ def assign(found: list[Found], spans: list[tuple[int, int]]) -> list[Details]:
     per: list[dict[str, str | int]] = [{} for _ in spans]
     if not spans:
         return []
-    first = min(range(len(spans)), key=lambda i: spans[i][0])
+    first = min(start for start, _ in spans)
     for detail in found:
-        before = [i for i, (start, _) in enumerate(spans) if start <= detail.start]
-        owner = max(before, key=lambda i: spans[i][0]) if before else first
+        before = [start for start, _ in spans if start <= detail.start]
+        nearest = max(before) if before else first
+        # Claims read from the same words share the details after them.
+        owners = [i for i, (start, _) in enumerate(spans) if start == nearest]
         # A detail inside a claim's own words belongs to that claim.
-        for i, (start, end) in enumerate(spans):
-            if start <= detail.start < end:
-                owner = i
-        per[owner].setdefault(detail.field, detail.value)
+        inside = [i for i, (start, end) in enumerate(spans) if start <= detail.start < end]
+        for owner in sorted(set(inside) | set(owners)):
+            per[owner].setdefault(detail.field, detail.value)
     return [Details.from_dict(d) for d in per]
 
 

@@ -13,20 +13,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from sandbox.claims.details import assign, find_details
 from sandbox.claims.lexicon import KindLexicon, Lexicon, lexicon
 from sandbox.claims.normalise import normalise
 from sandbox.claims.spelling import correct
 from sandbox.claims.structure import Scope, Unit, units
-from sandbox.claims.types import Claim
+from sandbox.claims.types import Claim, Details
 
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
 
 
-def _clauses(unit: Unit, lex: Lexicon) -> Iterable[str]:
-    for part in lex.patterns["split"].split(unit.text):
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!\bdr\.)(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bst\.)(?<!\bno\.)\s+", re.I
+)
+
+
+def _sentences(unit: Unit) -> list[str]:
+    return [s for s in _SENTENCE.split(unit.text) if s.strip()]
+
+
+def _clauses(sentence: str, lex: Lexicon) -> Iterable[str]:
+    for part in lex.patterns["split"].split(sentence):
         part = part.strip() if part else ""
         if not part:
             continue
@@ -88,9 +98,24 @@ class LexiconClaimChecker:
         found: dict[tuple[str, bool, bool], Claim] = {}
         prepared = correct(normalise(text))
         for unit in units(prepared):
-            for clause in _clauses(unit, lex):
-                for claim in self._read(clause, unit.scope, lex):
-                    found.setdefault((claim.kind, claim.done, claim.state), claim)
+            for sentence in _sentences(unit):
+                last: list[Claim] = []
+                for clause in _clauses(sentence, lex):
+                    claims = self._read(clause, unit.scope, lex)
+                    if claims:
+                        last = claims
+                    elif last:
+                        # "booked for 9am on Tuesday -- you'll be seeing Okafor": the rest of
+                        # the sentence adds details to the claim it follows.
+                        last[-1] = _more_details(last[-1], clause)
+                    for claim in claims:
+                        key = (claim.kind, claim.done, claim.state)
+                        found.setdefault(key, claim)
+                # Claims whose details grew later in the sentence replace their first reading.
+                for claim in last:
+                    key = (claim.kind, claim.done, claim.state)
+                    if found.get(key) is not None and found[key].text == claim.text:
+                        found[key] = claim
         return _resolve_overlaps(list(found.values()), lex)
 
     def _read(self, clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
@@ -162,6 +187,15 @@ class LexiconClaimChecker:
             return None
         kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
         return Claim(kind, done, clause, match.span(), state=state and done)
+
+
+def _more_details(claim: Claim, clause: str) -> Claim:
+    """``claim`` with the details ``clause`` states that it does not state itself."""
+    extra = assign(find_details(clause), [(0, 0)])[0].to_dict()
+    if not extra:
+        return claim
+    merged = {**extra, **claim.details.to_dict()}
+    return replace(claim, details=Details.from_dict(merged))
 
 
 def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -59,8 +59,8 @@ def _load(name: str) -> dict[str, Any]:
 
 
 def _flat(pattern: str) -> str:
-    # Folded YAML scalars put a space where a long pattern was wrapped after "|".
-    return re.sub(r"\|\s+", "|", pattern.strip())
+    # Long patterns are literal YAML blocks wrapped over lines: the line breaks are not part of them.
+    return re.sub(r"\n\s*", "", pattern.strip())
 
 
 @cache
@@ -97,6 +97,7 @@ def lexicon() -> Lexicon:
         "attempt_success",
         "state",
         "action",
+        "agent",
         "history",
         "perfect",
         "past_passive",

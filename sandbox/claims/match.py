@@ -155,7 +155,7 @@ def kinds_told(claims: Iterable[CheckedClaim]) -> set[str]:
 
 def _lenient(claim: Claim) -> bool:
     """A description of the account, or a result stated without "I've": the state may show it."""
-    return claim.state or not lexicon().patterns["action"].search(claim.text)
+    return claim.state or not lexicon().patterns["agent"].search(claim.text)
 
 
 def check_claims(
