@@ -137,6 +137,7 @@ _BEFORE = re.compile(
     re.I,
 )
 _AM = re.compile(r"a\.?m", re.I)
+_DIGIT = re.compile(r"\d")
 _AFTERNOON = ("afternoon", "evening", "tonight")
 
 
@@ -163,13 +164,13 @@ def _clock(hour: int, minute: int, meridiem: str | None) -> str | None:
     return f"~{hour % 12:02d}:{minute:02d}"
 
 
-def _times(clause: str) -> list[Found]:
+def _times(clause: str, digits: bool = True) -> list[Found]:
     out = []
-    for m in _TIME_CLOCK.finditer(clause):
+    for m in _TIME_CLOCK.finditer(clause) if digits else ():
         value = _clock(int(m.group(1)), int(m.group(2)), m.group(3))
         if value:
             out.append(Found("time", value, m.start()))
-    for m in _TIME_HOUR.finditer(clause):
+    for m in _TIME_HOUR.finditer(clause) if digits else ():
         value = _clock(int(m.group(1)), 0, m.group(2))
         if value:
             out.append(Found("time", value, m.start()))
@@ -205,10 +206,14 @@ def _quarter(kind: str, hour: int) -> tuple[int, int]:
     return (hour - 1) % 12 or 12, 45
 
 
-def _dates(clause: str) -> list[Found]:
-    out = [
+def _weekdays(clause: str) -> list[Found]:
+    return [
         Found("weekday", WEEKDAYS[m.group(1).lower()], m.start()) for m in _WEEKDAY.finditer(clause)
     ]
+
+
+def _dates(clause: str) -> list[Found]:
+    out = _weekdays(clause)
     taken: list[tuple[int, int]] = []
     for pattern, month_group, day_group in (
         (_DATE_ISO, 1, 2),
@@ -276,14 +281,16 @@ def _items(clause: str) -> list[Found]:
 def find_details(clause: str) -> list[Found]:
     """Every detail stated in ``clause`` except what it says was before, in order."""
     before = [m.span() for m in _BEFORE.finditer(clause)]
+    # Most details need a digit; skipping their patterns otherwise keeps this cheap.
+    digits = bool(_DIGIT.search(clause))
     found = [
-        *_times(clause),
-        *_dates(clause),
-        *_amounts(clause),
+        *_times(clause, digits),
+        *(_dates(clause) if digits else _weekdays(clause)),
+        *(_amounts(clause) if digits or "full" in clause.lower() else ()),
         *_staff(clause),
         *_channels(clause),
-        *_recipients(clause),
-        *_items(clause),
+        *(_recipients(clause) if digits or "@" in clause else ()),
+        *(_items(clause) if digits else ()),
     ]
     kept = [f for f in found if not any(a <= f.start < b for a, b in before)]
     return sorted(kept, key=lambda f: f.start)

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from sandbox.claims.details import assign, find_details
-from sandbox.claims.lexicon import KindLexicon, Lexicon, lexicon
+from sandbox.claims.lexicon import Lexicon, lexicon
 from sandbox.claims.normalise import normalise
 from sandbox.claims.spelling import correct
 from sandbox.claims.structure import Scope, Unit, units
@@ -68,6 +68,8 @@ def _question_split(clause: str, lex: Lexicon) -> str | None:
 
 
 def _negated(clause: str, lex: Lexicon) -> bool:
+    if not lex.patterns["negation"].search(clause):
+        return False
     return bool(lex.patterns["negation"].search(lex.patterns["pleasantry"].sub(" ", clause)))
 
 
@@ -125,34 +127,51 @@ class LexiconClaimChecker:
             if head is None:
                 return []  # a question reports nothing
             clause = head
+        lowered = clause.lower()
+        kinds = lex.cued(lowered)
+        if not kinds:
+            return []  # no kind's words at all: most clauses stop here, cheaply
+        negated = scope == "not_done" or _negated(clause, lex)
+        if not negated and p["attempt"].search(clause):
+            negated = not p["attempt_success"].search(clause)
+        marked_done = scope == "done" or "donemark" in lowered
+        # Each kind's words, read as done or (negated) not done, before the costlier tests.
+        matches = []
+        for kind_lex in kinds:
+            if negated:
+                match = _first(kind_lex.done, clause) or _first(kind_lex.act, clause)
+            else:
+                match = _first(kind_lex.done, clause)
+                if match is None and marked_done:
+                    match = _first(kind_lex.act, clause)
+            if match is not None:
+                matches.append((kind_lex, match))
+        if not matches:
+            return []
         if p["conditional"].search(clause) or p["reported"].search(clause):
             return []
         if p["no_record"].search(clause):
             return []
-        negated = _negated(clause, lex) or scope == "not_done"
-        if p["attempt"].search(clause) and not p["attempt_success"].search(clause):
-            negated = True
-        marked_done = scope == "done" or "donemark" in clause.lower()
-        offer = bool(p["not_a_claim"].search(clause)) or scope == "future"
         history = bool(
             (p["history"].search(clause) and not p["perfect"].search(clause))
             or p["past_passive"].search(clause)
         )
         if history and negated:
             return []  # "we didn't charge you last time": about before this call
+        offer = scope == "future" or bool(p["not_a_claim"].search(clause))
         state = (
             scope == "state"
             or history
             or (bool(p["state"].search(clause)) and not p["action"].search(clause))
         )
-        lowered = clause.lower()
         claims: list[Claim] = []
-        for kind_lex in lex.kinds:
-            if not any(cue in lowered for cue in kind_lex.cues):
+        for kind_lex, match in matches:
+            if not negated and offer and not (kind_lex.future and kind_lex.future.search(clause)):
                 continue
-            claim = self._read_kind(kind_lex, clause, negated, offer, marked_done, state, lex)
-            if claim is not None:
-                claims.append(claim)
+            kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
+            claims.append(
+                Claim(kind, not negated, clause, match.span(), state=state and not negated)
+            )
         if not claims:
             return []
         details = assign(find_details(clause), [c.span for c in claims])
@@ -160,33 +179,6 @@ class LexiconClaimChecker:
             Claim(c.kind, c.done, c.text, c.span, d, c.state)
             for c, d in zip(claims, details, strict=True)
         ]
-
-    @staticmethod
-    def _read_kind(
-        kind_lex: KindLexicon,
-        clause: str,
-        negated: bool,
-        offer: bool,
-        marked_done: bool,
-        state: bool,
-        lex: Lexicon,
-    ) -> Claim | None:
-        if negated:
-            match = _first((*kind_lex.done, *kind_lex.act), clause)
-            done = False
-        else:
-            match = _first(kind_lex.done, clause)
-            if match is None and marked_done:
-                match = _first(kind_lex.act, clause)
-            if match is None:
-                return None
-            if offer and not (kind_lex.future and kind_lex.future.search(clause)):
-                return None
-            done = True
-        if match is None:
-            return None
-        kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
-        return Claim(kind, done, clause, match.span(), state=state and done)
 
 
 def _more_details(claim: Claim, clause: str) -> Claim:

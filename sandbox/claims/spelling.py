@@ -59,9 +59,11 @@ def _inflection(word: str, target: str) -> bool:
 def correct(text: str) -> str:
     """``text`` with each misspelt vocabulary word replaced by its correction."""
 
-    def fix(match: re.Match[str]) -> str:
-        word = match.group(0)
+    fixes = {}
+    for word in set(_WORD.findall(text)):
         fixed = correction(word.lower())
-        return fixed if fixed is not None else word
-
-    return _WORD.sub(fix, text)
+        if fixed is not None:
+            fixes[word] = fixed
+    if not fixes:
+        return text
+    return _WORD.sub(lambda m: fixes.get(m.group(0), m.group(0)), text)
