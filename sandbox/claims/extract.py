@@ -67,10 +67,30 @@ def _question_split(clause: str, lex: Lexicon) -> str | None:
     return head
 
 
-def _negated(clause: str, lex: Lexicon) -> bool:
+def _negation(clause: str, lex: Lexicon) -> int | None:
+    """Where the clause's negation is (``None`` when it has none; pleasantries are none)."""
     if not lex.patterns["negation"].search(clause):
-        return False
-    return bool(lex.patterns["negation"].search(lex.patterns["pleasantry"].sub(" ", clause)))
+        return None
+    # Same-length blanks keep positions: "no problem, I've cancelled it" is not negated.
+    blanked = lex.patterns["pleasantry"].sub(lambda m: " " * len(m.group(0)), clause)
+    found = lex.patterns["negation"].search(blanked)
+    return None if found is None else found.start()
+
+
+def _nearest(matches: list, negation: int | None) -> list:
+    """Of several kinds in a negated clause, those it negates: when the clause was negated by
+    its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
+    hours of the booking"); when only by a label or mark, the first kind named."""
+    if negation is None:
+        first = min(m[1].start() for m in matches)
+        return [m for m in matches if m[1].start() == first]
+
+    def distance(m) -> int:  # type: ignore[no-untyped-def]
+        start, end = m[1].span()
+        return 0 if start <= negation < end else min(abs(start - negation), abs(end - negation))
+
+    best = min(distance(m) for m in matches)
+    return [m for m in matches if distance(m) <= best + 12]
 
 
 def _first(patterns: tuple[re.Pattern[str], ...], clause: str) -> re.Match[str] | None:
@@ -100,10 +120,12 @@ class LexiconClaimChecker:
         found: dict[tuple[str, bool, bool], Claim] = {}
         prepared = correct(normalise(text))
         for unit in units(prepared):
-            for sentence in _sentences(unit):
+            for number, sentence in enumerate(_sentences(unit)):
+                # A label or mark scopes the item it opens; later sentences explain it.
+                scope = unit.scope if number == 0 else None
                 last: list[Claim] = []
                 for clause in _clauses(sentence, lex):
-                    claims = self._read(clause, unit.scope, lex)
+                    claims = self._read(clause, scope, lex)
                     if claims:
                         last = claims
                     elif last:
@@ -131,23 +153,30 @@ class LexiconClaimChecker:
         kinds = lex.cued(lowered)
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
-        negated = scope == "not_done" or _negated(clause, lex)
+        negation = _negation(clause, lex)
+        negated = negation is not None
         if not negated and p["attempt"].search(clause):
             negated = not p["attempt_success"].search(clause)
+        scoped = not negated and (scope == "not_done" or "notdonemark" in lowered)
+        negated = negated or scoped
         marked_done = scope == "done" or "donemark" in lowered
         # Each kind's words, read as done or (negated) not done, before the costlier tests.
         matches = []
         for kind_lex in kinds:
-            if negated:
-                match = _first(kind_lex.done, clause) or _first(kind_lex.act, clause)
-            else:
-                match = _first(kind_lex.done, clause)
-                if match is None and marked_done:
-                    match = _first(kind_lex.act, clause)
-            if match is not None:
-                matches.append((kind_lex, match))
+            match = _first(kind_lex.done, clause)
+            if match is None and (negated or marked_done):
+                match = _first(kind_lex.act, clause)
+                if match is not None:
+                    matches.append((kind_lex, match, False))
+            elif match is not None:
+                matches.append((kind_lex, match, True))
         if not matches:
             return []
+        if not negated and marked_done and any(strong for _, _, strong in matches):
+            # Under "Done:", a kind's bare noun beside another kind's verb is not a claim.
+            matches = [m for m in matches if m[2]]
+        if negated and len(matches) > 1:
+            matches = _nearest(matches, negation)
         if p["conditional"].search(clause) or p["reported"].search(clause):
             return []
         if p["no_record"].search(clause):
@@ -165,7 +194,7 @@ class LexiconClaimChecker:
             or (bool(p["state"].search(clause)) and not p["action"].search(clause))
         )
         claims: list[Claim] = []
-        for kind_lex, match in matches:
+        for kind_lex, match, _ in matches:
             if not negated and offer and not (kind_lex.future and kind_lex.future.search(clause)):
                 continue
             kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind

@@ -43,11 +43,13 @@ def correction(word: str) -> str | None:
     return str(best[0])
 
 
-_SUFFIXES = frozenset({"", "s", "d", "r", "ed", "er", "es", "ing", "y", "ly", "e"})
+_SUFFIXES = frozenset({"", "s", "ed", "er", "es", "ing", "ly"})
 
 
 def _inflection(word: str, target: str) -> bool:
     """Whether ``word`` is another form of ``target`` ("charge" of "charged"), not a typo."""
+    if word.startswith(target) or target.startswith(word):
+        return True
     common = 0
     for a, b in zip(word, target, strict=False):
         if a != b:

@@ -72,7 +72,7 @@ def units(text: str) -> list[Unit]:
             if _TABLE_SEPARATOR.match(stripped):
                 continue
             cells = [c.strip() for c in stripped.strip("|").split("|")]
-            line = " = ".join(_EMPHASIS.sub("", c) for c in cells if c)
+            line = " is ".join(_EMPHASIS.sub("", c) for c in cells if c)
             out.append(_marked(line, scope))
             blank_before = False
             continue
@@ -94,7 +94,7 @@ def units(text: str) -> list[Unit]:
                 continue
             if len(inline.group(1).split()) <= 3:
                 # "Reminder: not set" is one statement about the reminder, not two.
-                line = f"{inline.group(1)} = {inline.group(2)}"
+                line = f"{inline.group(1)} is {inline.group(2)}"
         out.append(_marked(line, scope if (bullet or scope is None or not heading) else None))
     return out
 
