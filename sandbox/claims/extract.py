@@ -22,6 +22,7 @@ from sandbox.claims.spelling import correct
 from sandbox.claims.structure import Scope, Unit, units
 from sandbox.claims.types import Claim, Details
 
+_COMPLEMENT = re.compile(r"\b(?:that|saying|about|mentioning|explaining|asking|to say)\b", re.I)
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
 
@@ -67,17 +68,17 @@ def _question_split(clause: str, lex: Lexicon) -> str | None:
     return head
 
 
-def _negation(clause: str, lex: Lexicon) -> int | None:
-    """Where the clause's negation is (``None`` when it has none; pleasantries are none)."""
+def _negation(clause: str, lex: Lexicon) -> tuple[int, ...] | None:
+    """Where the clause's negations are (``None`` when it has none; pleasantries are none)."""
     if not lex.patterns["negation"].search(clause):
         return None
     # Same-length blanks keep positions: "no problem, I've cancelled it" is not negated.
     blanked = lex.patterns["pleasantry"].sub(lambda m: " " * len(m.group(0)), clause)
-    found = lex.patterns["negation"].search(blanked)
-    return None if found is None else found.start()
+    found = tuple(m.start() for m in lex.patterns["negation"].finditer(blanked))
+    return found or None
 
 
-def _nearest(matches: list, negation: int | None) -> list:
+def _nearest(matches: list, negation: tuple[int, ...] | None) -> list:
     """Of several kinds in a negated clause, those it negates: when the clause was negated by
     its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
     hours of the booking"); when only by a label or mark, the first kind named."""
@@ -87,7 +88,9 @@ def _nearest(matches: list, negation: int | None) -> list:
 
     def distance(m) -> int:  # type: ignore[no-untyped-def]
         start, end = m[1].span()
-        return 0 if start <= negation < end else min(abs(start - negation), abs(end - negation))
+        return min(
+            0 if start <= at < end else min(abs(start - at), abs(end - at)) for at in negation
+        )
 
     best = min(distance(m) for m in matches)
     return [m for m in matches if distance(m) <= best + 12]
@@ -131,7 +134,7 @@ class LexiconClaimChecker:
                     elif last:
                         # "booked for 9am on Tuesday -- you'll be seeing Okafor": the rest of
                         # the sentence adds details to the claim it follows.
-                        last[-1] = _more_details(last[-1], clause)
+                        last = [_more_details(c, clause) for c in last]
                     for claim in claims:
                         key = (claim.kind, claim.done, claim.state)
                         found.setdefault(key, claim)
@@ -155,7 +158,8 @@ class LexiconClaimChecker:
             return []  # no kind's words at all: most clauses stop here, cheaply
         negation = _negation(clause, lex)
         negated = negation is not None
-        if not negated and p["attempt"].search(clause):
+        attempt = None if negated else p["attempt"].search(clause)
+        if attempt is not None:
             negated = not p["attempt_success"].search(clause)
         scoped = not negated and (scope == "not_done" or "notdonemark" in lowered)
         negated = negated or scoped
@@ -175,13 +179,28 @@ class LexiconClaimChecker:
         if not negated and marked_done and any(strong for _, _, strong in matches):
             # Under "Done:", a kind's bare noun beside another kind's verb is not a claim.
             matches = [m for m in matches if m[2]]
+        if attempt is not None and negated:
+            # "I tried to add your name to the booking": what was tried follows "tried to".
+            matches = [m for m in matches if m[1].start() <= attempt.end() + 12] or matches
         if negated and len(matches) > 1:
             matches = _nearest(matches, negation)
+        if negation is not None and not any(
+            m[1].start() <= at < m[1].end() for m in matches for at in negation
+        ):
+            # "I've added a note that there's no parking": the negation is in what was noted.
+            complement = _COMPLEMENT.search(clause, min(m[1].end() for m in matches))
+            if (
+                complement is not None
+                and complement.start() < min(negation)
+                and all(m[2] for m in matches)
+            ):
+                negated = False
         if p["conditional"].search(clause) or p["reported"].search(clause):
             return []
         if p["no_record"].search(clause):
             return []
-        history = bool(
+        labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
+        history = not labelled and bool(
             (p["history"].search(clause) and not p["perfect"].search(clause))
             or p["past_passive"].search(clause)
         )

@@ -1,7 +1,8 @@
 """Misspelt action words corrected before matching ("resheduled", "refnd", "cancelld").
 
 A word is corrected towards the lexicon's fuzzy vocabulary when it is not a known word, shares
-the first letter of the correction and is within the allowed Levenshtein distance (rapidfuzz).
+the first letter of the correction and is within the allowed edit distance (rapidfuzz's optimal string alignment: a swap of two
+letters is one edit).
 Real words one edit away from a vocabulary word ("tested", "looked") are listed as ``keep``.
 Each distinct word is looked up once (cached): the cost stays linear in the text.
 """
@@ -12,7 +13,7 @@ import re
 from functools import lru_cache
 
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from sandbox.claims.lexicon import lexicon
 
@@ -37,7 +38,7 @@ def correction(word: str) -> str | None:
     if not allowed:
         return None
     candidates = [w for w in lex.fuzzy_vocabulary if w[0] == word[0]]
-    best = process.extractOne(word, candidates, scorer=Levenshtein.distance, score_cutoff=allowed)
+    best = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=allowed)
     if best is None or _inflection(word, str(best[0])):
         return None
     return str(best[0])

@@ -72,7 +72,8 @@ def units(text: str) -> list[Unit]:
             if _TABLE_SEPARATOR.match(stripped):
                 continue
             cells = [c.strip() for c in stripped.strip("|").split("|")]
-            line = " is ".join(_EMPHASIS.sub("", c) for c in cells if c)
+            # A row is one statement: "Reminder | Text set for Monday" -> "Reminder is Text set ...".
+            line = " is ".join(_EMPHASIS.sub("", c).replace(" — ", ", ") for c in cells if c)
             out.append(_marked(line, scope))
             blank_before = False
             continue
