@@ -181,7 +181,7 @@ class LexiconClaimChecker:
             matches = [m for m in matches if m[2]]
         if attempt is not None and negated:
             # "I tried to add your name to the booking": what was tried follows "tried to".
-            matches = [m for m in matches if m[1].start() <= attempt.end() + 12] or matches
+            matches = [m for m in matches if m[1].start() <= attempt.end() + 20]
         if negated and len(matches) > 1:
             matches = _nearest(matches, negation)
         if negation is not None and not any(

@@ -44,13 +44,16 @@ def correction(word: str) -> str | None:
     return str(best[0])
 
 
+_ENDINGS = frozenset({"s", "d", "r", "e", "y", "ed", "er", "es", "ing", "ly"})
 _SUFFIXES = frozenset({"", "s", "ed", "er", "es", "ing", "ly"})
 
 
 def _inflection(word: str, target: str) -> bool:
     """Whether ``word`` is another form of ``target`` ("charge" of "charged"), not a typo."""
     if word.startswith(target) or target.startswith(word):
-        return True
+        # "charge" of "charged", but "refil" is a typo of "refill".
+        tail = word[len(target) :] if word.startswith(target) else target[len(word) :]
+        return tail in _ENDINGS
     common = 0
     for a, b in zip(word, target, strict=False):
         if a != b:
