@@ -278,9 +278,10 @@ def _items(clause: str) -> list[Found]:
     ]
 
 
-def find_details(clause: str) -> list[Found]:
-    """Every detail stated in ``clause`` except what it says was before, in order."""
-    before = [m.span() for m in _BEFORE.finditer(clause)]
+def find_details(clause: str, change: bool = False) -> list[Found]:
+    """Every detail stated in ``clause`` in order; for a ``change`` (a move), not what it says
+    was before ("from Monday to Wednesday"), while "from 1 July" starts a pause or a stay."""
+    before = [m.span() for m in _BEFORE.finditer(clause)] if change else []
     # Most details need a digit; skipping their patterns otherwise keeps this cheap.
     digits = bool(_DIGIT.search(clause))
     found = [
@@ -297,20 +298,22 @@ def find_details(clause: str) -> list[Found]:
 
 
 def assign(found: list[Found], spans: list[tuple[int, int]]) -> list[Details]:
-    """Details for each claim span: each detail goes to the nearest claim before it (or the
-    first one, when it comes before them all); the first value of a field wins."""
-    per: list[dict[str, str | int]] = [{} for _ in spans]
+    """Details for each claim span. A claim owns what follows its words up to the next claim
+    that does not overlap it (claims read from the same words share); details before every
+    claim go to the first; the first value of a field wins."""
     if not spans:
         return []
+    per: list[dict[str, str | int]] = [{} for _ in spans]
     first = min(start for start, _ in spans)
+    regions = []
+    for i, (start, end) in enumerate(spans):
+        later = [s for j, (s, _) in enumerate(spans) if j != i and s >= max(end, start + 1)]
+        regions.append((start, min(later) if later else 1 << 30))
     for detail in found:
-        before = [start for start, _ in spans if start <= detail.start]
-        nearest = max(before) if before else first
-        # Claims read from the same words share the details after them.
-        owners = [i for i, (start, _) in enumerate(spans) if start == nearest]
-        # A detail inside a claim's own words belongs to that claim.
-        inside = [i for i, (start, end) in enumerate(spans) if start <= detail.start < end]
-        for owner in sorted(set(inside) | set(owners)):
+        owners = [i for i, (a, b) in enumerate(regions) if a <= detail.start < b]
+        if not owners and detail.start < first:
+            owners = [i for i, (a, _) in enumerate(regions) if a == first]
+        for owner in owners:
             per[owner].setdefault(detail.field, detail.value)
     return [Details.from_dict(d) for d in per]
 

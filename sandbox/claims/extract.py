@@ -22,6 +22,7 @@ from sandbox.claims.spelling import correct
 from sandbox.claims.structure import Scope, Unit, units
 from sandbox.claims.types import Claim, Details
 
+_CHANGES = frozenset({"reschedule", "plan_change"})
 _COMPLEMENT = re.compile(r"\b(?:that|saying|about|mentioning|explaining|asking|to say)\b", re.I)
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
@@ -127,10 +128,16 @@ class LexiconClaimChecker:
                 # A label or mark scopes the item it opens; later sentences explain it.
                 scope = unit.scope if number == 0 else None
                 last: list[Claim] = []
+                waiting: list[str] = []
                 for clause in _clauses(sentence, lex):
                     claims = self._read(clause, scope, lex)
+                    if claims and not last and waiting:
+                        # "Engineer visit on 14 April -- no slots, so it isn't booked".
+                        claims = [_more_details(c, " ".join(waiting)) for c in claims]
                     if claims:
                         last = claims
+                    elif not last:
+                        waiting.append(clause)
                     elif last:
                         # "booked for 9am on Tuesday -- you'll be seeing Okafor": the rest of
                         # the sentence adds details to the claim it follows.
@@ -222,7 +229,8 @@ class LexiconClaimChecker:
             )
         if not claims:
             return []
-        details = assign(find_details(clause), [c.span for c in claims])
+        change = any(c.kind in _CHANGES for c in claims)
+        details = assign(find_details(clause, change), [c.span for c in claims])
         return [
             Claim(c.kind, c.done, c.text, c.span, d, c.state)
             for c, d in zip(claims, details, strict=True)
@@ -231,7 +239,7 @@ class LexiconClaimChecker:
 
 def _more_details(claim: Claim, clause: str) -> Claim:
     """``claim`` with the details ``clause`` states that it does not state itself."""
-    extra = assign(find_details(clause), [(0, 0)])[0].to_dict()
+    extra = assign(find_details(clause, claim.kind in _CHANGES), [(0, 0)])[0].to_dict()
     if not extra:
         return claim
     merged = {**extra, **claim.details.to_dict()}

@@ -76,6 +76,26 @@ class Details:
         data = data or {}
         return cls(**{k: data[k] for k in DETAIL_FIELDS if data.get(k) not in (None, "")})
 
+    @classmethod
+    def from_labels(cls, data: dict[str, Any] | None) -> Details:
+        """Details written the way the labelled sets and the LLM judge write them (a date as
+        YYYY-MM-DD, a weekday in full, an amount in dollars) in the checker's terms."""
+        out: dict[str, Any] = {}
+        for name, value in (data or {}).items():
+            if value in (None, "") or name not in DETAIL_FIELDS:
+                continue
+            if name == "amount" and isinstance(value, int | float) and not isinstance(value, bool):
+                out[name] = round(value * 100)
+            elif name == "date" and len(str(value)) == 10:
+                out[name] = str(value)[5:]
+            elif name == "weekday":
+                out[name] = str(value)[:3].lower()
+            elif name in ("channel", "recipient"):
+                out[name] = str(value).lower()
+            else:
+                out[name] = value if name == "amount" else str(value)
+        return cls.from_dict(out)
+
     def __bool__(self) -> bool:
         return any(getattr(self, f.name) for f in fields(self))
 
