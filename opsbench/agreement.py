@@ -18,13 +18,14 @@ from typing import Any
 
 import yaml
 
+from opsbench.errors import OpsbenchError
 from sandbox.claims import FAMILIES, KINDS, Claim, Details
 
 PARENT = {member: family for family, members in FAMILIES.items() for member in members}
 DETAILS_SCORED = ("date", "weekday", "time", "staff", "amount", "channel")
 
 
-class LabelledSetError(Exception):
+class LabelledSetError(OpsbenchError):
     """A labelled set that cannot be read; the message names the file and what is wrong."""
 
 
