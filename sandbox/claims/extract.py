@@ -202,10 +202,8 @@ class LexiconClaimChecker:
                 and all(m[2] for m in matches)
             ):
                 negated = False
-        if p["conditional"].search(clause) or p["reported"].search(clause):
-            return []
-        if p["no_record"].search(clause):
-            return []
+        if p["nothing"].search(clause):
+            return []  # a condition, someone else's words, or what the records do not show
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
         history = not labelled and bool(
             (p["history"].search(clause) and not p["perfect"].search(clause))

@@ -10,7 +10,7 @@ pattern costs more than linear time in the length of a clause.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -51,15 +51,15 @@ class Lexicon:
     fuzzy_distance: tuple[tuple[int, int], ...]
     checked_details: dict[str, tuple[str, ...]]
     state_records: dict[str, dict[str, Any]]
-    # Every cue of every kind in one pattern (found at every position, overlaps included).
-    cue_pattern: re.Pattern[str] = re.compile("$^")
-    cue_kinds: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # Each distinct cue and the kinds (by index) that list it.
+    cue_kinds: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def cued(self, lowered: str) -> list[KindLexicon]:
         """The kinds one of whose cues occurs in ``lowered`` (lower-case text), in lexicon order."""
         hit: set[int] = set()
-        for found in set(self.cue_pattern.findall(lowered)):
-            hit.update(self.cue_kinds[found])
+        for cue, owners in self.cue_kinds:
+            if cue in lowered:
+                hit.update(owners)
         return [self.kinds[i] for i in sorted(hit)]
 
 
@@ -117,14 +117,14 @@ def lexicon() -> Lexicon:
     )
     patterns = {name: compile_(language[name]) for name in pattern_names}
     patterns["split"] = compile_(language["clauses"]["split"])
+    # One search for "this clause reports nothing" instead of three.
+    patterns["nothing"] = compile_(
+        "|".join(f"(?:{_flat(language[k])})" for k in ("conditional", "reported", "no_record"))
+    )
     structure = {k: compile_(v) for k, v in language["structure"].items()}
     fuzzy = language["fuzzy"]
-    cues = sorted({c for k in kinds for c in k.cues}, key=lambda c: (-len(c), c))
-    # A cue found at a position stands for every cue it starts with ("schedul" for "sched").
-    cue_kinds = {
-        cue: tuple(i for i, k in enumerate(kinds) if any(cue.startswith(other) for other in k.cues))
-        for cue in cues
-    }
+    cues = sorted({c for k in kinds for c in k.cues})
+    cue_kinds = tuple((cue, tuple(i for i, k in enumerate(kinds) if cue in k.cues)) for cue in cues)
     return Lexicon(
         kinds=kinds,
         more_specific={k: frozenset(v) for k, v in kinds_data["more_specific"].items()},
@@ -138,6 +138,5 @@ def lexicon() -> Lexicon:
         fuzzy_distance=tuple(sorted((int(k), int(v)) for k, v in fuzzy["max_distance"].items())),
         checked_details={k: tuple(v) for k, v in kinds_data["checked_details"].items()},
         state_records=dict(kinds_data["state_records"]),
-        cue_pattern=re.compile("(?=(" + "|".join(re.escape(c) for c in cues) + "))"),
         cue_kinds=cue_kinds,
     )

@@ -17,6 +17,8 @@ from functools import cache
 from sandbox.claims.lexicon import lexicon
 
 _SPACES = re.compile(r"[^\S\n]+")
+# Combining marks (accents written as a second code point, or split off by NFD).
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 # Emoji, pictographs and the variation selector that follows many of them.
 _PICTOGRAPHS = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u20e3\U000e0000-\U000e007f]"
@@ -54,9 +56,7 @@ def _strip_accents(text: str) -> str:
     if text.isascii():
         return text
     decomposed = unicodedata.normalize("NFD", text)
-    return unicodedata.normalize(
-        "NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    )
+    return unicodedata.normalize("NFC", _COMBINING.sub("", decomposed))
 
 
 def normalise(text: str) -> str:
