@@ -345,3 +345,18 @@ def test_a_description_of_the_account_is_checked_against_the_final_state(text, t
 
 def test_details_compare_as_stated():
     assert Details.from_dict({"time": "09:00", "other": 1}).to_dict() == {"time": "09:00"}
+
+
+def test_every_pattern_of_a_kind_contains_one_of_its_cues():
+    """A kind is tried only when a cue occurs: a pattern without one could never match."""
+    import re as regex
+
+    from sandbox.claims.lexicon import _load
+
+    kinds = _load("kinds.yaml")["kinds"]
+    for kind, spec in kinds.items():
+        for pattern in spec["done"] + spec["act"]:
+            text = pattern.lower().replace("{gap}", " ").replace("{state}", " is ")
+            text = text.replace("{subs}", " subscription ").replace("'?", "'")
+            literal = regex.sub(r"\\[bsw]|[\\()?:|*+{}\[\]^$<!=]", "", text)
+            assert any(cue.lower().strip() in literal for cue in spec["cues"]), (kind, pattern)
