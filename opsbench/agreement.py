@@ -64,7 +64,8 @@ class Agreement:
     styles: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
     states: Counts = field(default_factory=Counts)
     details: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
-    misses: list[str] = field(default_factory=list)
+    # Kept out of the repr, so that a failing assertion does not print a test set's messages.
+    misses: list[str] = field(default_factory=list, repr=False)
 
     def add(self, item: Mapping[str, Any], claims: Iterable[Claim]) -> None:
         """Score one labelled message against the claims read from it."""
