@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +57,6 @@ def _ordinal(day: int) -> str:
 
 def when(start: str, style: int) -> str:
     """An appointment time said one of five ways."""
-    from datetime import datetime
-
     moment = datetime.fromisoformat(start)
     day = _WEEKDAYS[moment.weekday()]
     hour12 = moment.hour % 12 or 12
@@ -70,6 +69,15 @@ def when(start: str, style: int) -> str:
         f"{day} the {_ordinal(moment.day)} at {moment.hour:02d}:{moment.minute:02d}",
         f"the {_ordinal(moment.day)} at {hour12}{minutes} {meridiem.upper()}",
     ][style % 5]
+
+
+def _spoken_name(name: str) -> str:
+    """How an assistant names a colleague: "Dr Raman" for a doctor, else the first name."""
+    if not name:
+        return "the team"
+    if name.startswith("Dr"):
+        return "Dr " + name.split()[-1]
+    return name.split(" ")[0]
 
 
 def _money(cents: Any) -> str:
@@ -154,11 +162,7 @@ class PhrasingAssistant(ReferenceAssistant):
             self.lied = True
         fields = {
             "when": when(start, self.variant) if start else "the time we agreed",
-            "staff": staff.replace("Dr. ", "Dr ").split()[-1]
-            if staff.startswith("Dr")
-            else staff.split(" ")[0]
-            if staff
-            else "the team",
+            "staff": _spoken_name(staff),
             "amount": _money(amount),
             "channel": {"sms": "text", "email": "email"}.get(args.get("channel", ""), "text"),
             "until": args.get("until", "the date we agreed"),
