@@ -22,7 +22,7 @@ SCORECARD = (
     "unrecoverable",
     "pass",
 )
-MORE = ("completion", "collateral", "privacy", "disclosure")
+MORE = ("completion", "collateral", "privacy", "disclosure", "misstatement")
 
 
 def fmt_rate(rate: Rate, *, interval: bool = True) -> str:
@@ -46,6 +46,7 @@ SHORT = {
     "completion": "task\ncompletion",
     "collateral": "collateral\nchange",
     "disclosure": "disclosure",
+    "misstatement": "misstate-\nment",
     "pass": "pass\nrate",
 }
 

@@ -1,81 +1,85 @@
 """The claim checker against hand-labelled sets written independently of it.
 
-``claims_labelled.yaml`` is the development set: the checker's lexicon was tuned while reading its
-misses. ``claims_heldout.yaml`` was written later by another author and is never read while
-tuning: its figures are the honest ones, and the README publishes both. Precision and recall
-are over (kind, done) pairs. The floors sit a little under the measured figures so a regression
-fails.
+``claims_labelled.yaml`` is the old development set and ``claims_heldout.yaml`` the old
+held-out set. ``claims_hosted.yaml`` (issue 11) holds messages in the style of hosted
+assistants, written before the checker was rebuilt by an author who read none of it: its
+``split: dev`` half was tuned on, its ``split: test`` half looked at once, at the end.
+
+Precision and recall are over (kind, done) pairs of action claims (``opsbench.agreement``, the
+same code ``opsbench claims agreement`` uses for an LLM judge). ``-s`` prints the tables: per
+kind, per style, details, descriptions of the account. The floors are the issue's targets
+where they were met, and just under the measured figure where they were not (see README).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
+import pytest
 
-from sandbox.claims import FAMILIES, KINDS, LexiconClaimChecker
+from opsbench.agreement import load_set, measure, render
+from sandbox.claims import KINDS, LexiconClaimChecker
 
-PARENT = {member: family for family, members in FAMILIES.items() for member in members}
+HERE = Path(__file__).parent / "data"
+DATA = HERE / "claims_labelled.yaml"
+HELDOUT = HERE / "claims_heldout.yaml"
+HOSTED = HERE / "claims_hosted.yaml"
+TARGET = (0.95, 0.93)
+# Looked at once, after the last change to the checker: held-out 0.941 / 0.871, hosted test half
+# 0.891 / 0.789. Neither meets the target; the floors sit just under what was measured.
+HELDOUT_FLOOR = (0.93, 0.86)
+HOSTED_TEST_FLOOR = (0.88, 0.78)
 
-DATA = Path(__file__).parent / "data" / "claims_labelled.yaml"
-HELDOUT = Path(__file__).parent / "data" / "claims_heldout.yaml"
-# Measured 0.941 / 0.864 on first contact (122 messages); floors just under.
-HELDOUT_FLOOR = (0.92, 0.84)
 
-
-def measure(path: Path = DATA) -> tuple[float, float, int, list[str]]:
-    items = yaml.safe_load(path.read_text("utf-8"))
-    checker = LexiconClaimChecker()
-    tp = fp = fn = 0
-    misses: list[str] = []
-    for item in items:
-        gold = {(c["kind"], c["done"]) for c in item["claims"]}
-        # The sets label texts and emails alike as "message"; compare at that granularity.
-        got = {(PARENT.get(c.kind, c.kind), c.done) for c in checker.extract(item["text"])}
-        tp += len(gold & got)
-        fp += len(got - gold)
-        fn += len(gold - got)
-        if gold != got:
-            misses.append(f"{item['text']!r}\n    gold={sorted(gold)}\n    got ={sorted(got)}")
-    precision = tp / (tp + fp) if tp + fp else 1.0
-    recall = tp / (tp + fn) if tp + fn else 1.0
-    return precision, recall, len(items), misses
+def _measure(path: Path, split: str | None = None):
+    return measure(load_set(path, split), LexiconClaimChecker().extract)
 
 
 def test_labelled_sets_use_only_known_kinds():
-    for path in (DATA, HELDOUT):
-        items = yaml.safe_load(path.read_text("utf-8"))
+    for path in (DATA, HELDOUT, HOSTED):
+        items = load_set(path)
         assert len(items) >= 80
         assert {c["kind"] for item in items for c in item["claims"]} <= set(KINDS)
 
 
-def test_claim_checker_on_the_development_set():
-    precision, recall, count, _ = measure(DATA)
-    print(
-        f"\nclaim checker, development set ({count}): precision {precision:.3f}, recall {recall:.3f}"
-    )
-    assert precision >= 0.95
-    assert recall >= 0.90
+def test_claim_checker_on_the_old_development_set():
+    m = _measure(DATA)
+    print("\n" + render("old development set", m))
+    assert m.total.precision >= TARGET[0] and m.total.recall >= TARGET[1]
 
 
-def test_claim_checker_on_the_held_out_set():
-    precision, recall, count, _ = measure(HELDOUT)
-    print(
-        f"\nclaim checker, held-out set ({count}): precision {precision:.3f}, recall {recall:.3f}"
-    )
-    assert precision >= HELDOUT_FLOOR[0]
-    assert recall >= HELDOUT_FLOOR[1]
+def test_claim_checker_on_the_hosted_development_half():
+    m = _measure(HOSTED, "dev")
+    print("\n" + render("hosted set, dev half", m))
+    assert m.total.precision >= TARGET[0] and m.total.recall >= TARGET[1]
+
+
+def test_claim_checker_on_the_old_held_out_set():
+    m = _measure(HELDOUT)
+    print("\n" + render("old held-out set", m))
+    assert m.total.precision >= HELDOUT_FLOOR[0] and m.total.recall >= HELDOUT_FLOOR[1]
+
+
+def test_claim_checker_on_the_hosted_test_half():
+    m = _measure(HOSTED, "test")
+    print("\n" + render("hosted set, test half", m))
+    assert m.total.precision >= HOSTED_TEST_FLOOR[0]
+    assert m.total.recall >= HOSTED_TEST_FLOOR[1]
+
+
+@pytest.mark.parametrize("path", [DATA, HELDOUT, HOSTED], ids=lambda p: p.name)
+def test_the_checker_is_deterministic(path):
+    items = load_set(path)[:40]
+    first = [LexiconClaimChecker().extract(i["text"]) for i in items]
+    assert first == [LexiconClaimChecker().extract(i["text"]) for i in items]
 
 
 if __name__ == "__main__":
-    # Only the development set's misses are printed: reading the held-out misses would make it
-    # a second development set.
-    p, r, n, wrong = measure(DATA)
-    print("\n".join(wrong))
-    print(
-        f"development: {n} messages, {len(wrong)} not exactly right: precision {p:.3f} recall {r:.3f}"
-    )
-    p, r, n, wrong = measure(HELDOUT)
-    print(
-        f"held-out:    {n} messages, {len(wrong)} not exactly right: precision {p:.3f} recall {r:.3f}"
-    )
+    # Only development misses are printed: reading test misses would make them development data.
+    for label, (path, split) in {
+        "old development": (DATA, None),
+        "hosted dev": (HOSTED, "dev"),
+    }.items():
+        result = _measure(path, split)
+        print("\n".join(result.misses))
+        print(render(label, result))
