@@ -21,7 +21,8 @@ from typing import Any, Literal, Protocol
 
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.errors import ProviderError
-from contract.messages import Message, ToolResult, TurnRequest, Usage
+from contract.gate import ToolGate
+from contract.messages import Message, ToolCall, ToolResult, TurnRequest, Usage
 from sandbox.briefing import BriefedFactory
 from sandbox.briefing import make_assistant as briefed_or_plain
 from sandbox.clock import SimClock
@@ -32,7 +33,7 @@ from sandbox.state import State
 from sandbox.tables import STANDARD_TABLES
 from sandbox.task import Business, Task
 from sandbox.world import ToolCallRecord, World
-from tools import ToolRegistry, default_registry
+from tools import ToolRegistry, ToolSpec, default_registry
 
 Ending = Literal[
     "caller_hung_up", "transferred", "turn_limit", "tool_round_limit", "infrastructure_error"
@@ -47,11 +48,15 @@ class Utterance:
     speaker: Literal["assistant", "caller"]
     text: str
     tool_calls: tuple[dict[str, Any], ...] = ()
+    # The assistant's own words when a mitigation replaced them (the caller heard ``text``).
+    original_text: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"session": self.session, "speaker": self.speaker, "text": self.text}
         if self.tool_calls:
             out["tool_calls"] = list(self.tool_calls)
+        if self.original_text is not None:
+            out["original_text"] = self.original_text
         return out
 
 
@@ -173,6 +178,28 @@ def build_world(task: Task, seed: int, tables: dict[str, dict[str, dict[str, Any
     return World(state, tools, SimClock(task.now), faults)
 
 
+def _run_call(
+    world: World,
+    gate: ToolGate | None,
+    call: ToolCall,
+    system: str,
+    specs: tuple[ToolSpec, ...],
+    messages: list[Message],
+    results: list[ToolResult],
+) -> ToolCallRecord:
+    """Run one tool call, asking the assistant's :class:`ToolGate` first when it has one."""
+    if gate is not None:
+        so_far = tuple(messages)
+        if results:
+            so_far += (Message("tool", tool_results=tuple(results)),)
+        refusal = gate.gate_tool_call(
+            call, TurnRequest(system, specs, so_far), world.preview_effect
+        )
+        if refusal is not None:
+            return world.refuse(call.name, call.arguments, call.id, refusal)
+    return world.call(call.name, call.arguments, call.id)
+
+
 async def run_episode(
     task: Task,
     tables: dict[str, dict[str, dict[str, Any]]],
@@ -201,6 +228,8 @@ async def run_episode(
             world.start_session(session.at)
         context = EpisodeContext(task.business.id, seed, trial)
         assistant = briefed_or_plain(make_assistant, context, task, index)
+        # A mitigation may refuse tool calls before they run (contract.gate).
+        gate = assistant if isinstance(assistant, ToolGate) else None
         caller = make_caller(task, index)
         system = system_prompt(task.business, session.at)
         transcript.append(Utterance(index, "assistant", task.business.greeting))
@@ -242,13 +271,14 @@ async def run_episode(
                                 "assistant",
                                 turn.text,
                                 tuple(c.to_dict() for c in turn.tool_calls),
+                                turn.original_text,
                             )
                         )
                     if not turn.tool_calls:
                         break
-                    results = []
+                    results: list[ToolResult] = []
                     for call in turn.tool_calls:
-                        record = world.call(call.name, call.arguments, call.id)
+                        record = _run_call(world, gate, call, system, specs, messages, results)
                         results.append(
                             ToolResult(
                                 call.id,
