@@ -33,6 +33,8 @@ def _lexicon() -> dict[str, Any]:
     raw = data("confirmation")
     return {
         "agree": words_pattern(raw["agree"]),
+        "agree_within": words_pattern(raw["agree_within"]),
+        "agree_reply": words_pattern([*raw["agree"], *raw["agree_reply"]]),
         "refuse": words_pattern(raw["refuse"]),
         "fillers": words_pattern(raw["fillers"]),
         "offer": words_pattern(raw["offer"]),
@@ -54,27 +56,41 @@ def _opening(sentence: str) -> str:
 
 
 def agrees(text: str) -> bool:
-    """Whether a caller's message agrees: one sentence opens with agreement, none with refusal."""
+    """Whether a caller's reply to a proposal agrees: one sentence opens with agreement (or
+    "please"), none with refusal."""
     lex = _lexicon()
     openings = [_opening(s) for s in sentences(text)]
     if any(lex["refuse"].match(o) for o in openings):
         return False
-    return any(lex["agree"].match(o) for o in openings)
+    return any(lex["agree_reply"].match(o) for o in openings)
+
+
+_CLAUSE = re.compile(r"[,;:]\s+|\s+[—–-]\s+|\s+\b(?:so|but|and|because|which)\b\s+", re.IGNORECASE)
+
+
+def _names_action(sentence: str, tool: str) -> bool:
+    """Whether a clause of ``sentence`` names ``tool``'s action and is not negated."""
+    lex = _lexicon()
+    action = lex["actions"].get(tool)
+    if action is None:
+        return False
+    return any(
+        action.search(clause) and not lex["negation"].search(clause)
+        for clause in _CLAUSE.split(sentence)
+    )
 
 
 def proposes(text: str, tool: str) -> bool:
     """Whether an assistant message proposes ``tool``'s action to the caller.
 
-    A sentence names the action, is not negated, and offers or asks -- or is followed by a
-    short question ("Is that okay?").
+    A sentence names the action in a clause that is not negated, and asks or offers: it is a
+    question, it holds an offer ("I can", "shall I"), or a short question follows it ("Is
+    that okay?"). A statement of fact ("a cancellation is final") proposes nothing.
     """
     lex = _lexicon()
-    action = lex["actions"].get(tool)
-    if action is None:
-        return False
     parts = sentences(text)
     for i, sentence in enumerate(parts):
-        if not action.search(sentence) or lex["negation"].search(sentence):
+        if not _names_action(sentence, tool):
             continue
         if sentence.endswith("?") or lex["offer"].search(sentence):
             return True
@@ -84,17 +100,42 @@ def proposes(text: str, tool: str) -> bool:
     return False
 
 
+def _caller_names_and_agrees(text: str, tool: str) -> bool:
+    """The caller agrees in their own words: "And yes, the deposit on my card is fine"."""
+    lex = _lexicon()
+    for sentence in sentences(text):
+        opening = _opening(sentence)
+        if lex["refuse"].match(opening) or not _names_action(sentence, tool):
+            continue
+        if lex["agree"].match(opening) or lex["agree_within"].search(sentence):
+            return True
+    return False
+
+
 def confirmed(messages: Sequence[Message], tool: str) -> bool:
-    """Whether the caller agreed to ``tool``'s action right after the assistant proposed it."""
-    last_said = ""
+    """Whether the caller explicitly agreed to ``tool``'s action on this call.
+
+    Either the caller agreed while a proposal of it was open (the assistant proposed it and
+    the caller has not turned it down since), or the caller's own words name it and agree.
+    """
+    open_proposal = False
     for message in messages:
         if message.role == "assistant" and message.content:
-            last_said = message.content
+            open_proposal = open_proposal or proposes(message.content, tool)
         elif message.role == "user":
-            if last_said and proposes(last_said, tool) and agrees(message.content):
+            if _caller_names_and_agrees(message.content, tool):
                 return True
-            last_said = ""
+            if open_proposal and agrees(message.content):
+                return True
+            if refuses(message.content):
+                open_proposal = False
     return False
+
+
+def refuses(text: str) -> bool:
+    """Whether a sentence of the caller's message opens with a refusing word."""
+    lex = _lexicon()
+    return any(lex["refuse"].match(_opening(s)) for s in sentences(text))
 
 
 class ReversibilityGuard(Mitigation):
