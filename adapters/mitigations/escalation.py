@@ -62,12 +62,14 @@ def _records(messages: Sequence[Message]) -> Iterator[dict[str, Any]]:
             stack.extend(value)
 
 
-def _asked_for(messages: Sequence[Message], tool: str) -> bool:
-    words = data("confirmation")["actions"].get(tool)
-    if not words:
-        return False
-    pattern = words_pattern(words)
-    return any(m.role == "user" and pattern.search(m.content) for m in messages)
+def _names(text: str, tool: str) -> bool:
+    """Whether ``text`` names ``tool``'s action (``data/escalation.yaml``)."""
+    words = data("escalation")["requests"].get(tool)
+    return bool(words) and bool(words_pattern(words).search(text))
+
+
+def _caller_words(messages: Sequence[Message]) -> str:
+    return "\n".join(m.content for m in messages if m.role == "user")
 
 
 def _dry_arguments(tool: str, record_id: str) -> dict[str, Any] | None:
@@ -133,24 +135,27 @@ class EscalationPolicy(Mitigation):
                     )
         return None
 
-    def _evident(self, messages: Sequence[Message], preview: Preview | None) -> str | None:
-        """A need for a person the caller's request and the records in view make clear."""
+    def _evident(
+        self, messages: Sequence[Message], preview: Preview | None, request: str
+    ) -> tuple[str, bool] | None:
+        """A need for a person that ``request`` (words naming an action) and the records in
+        view support, and whether it is *certain*: a dry run of a reserved action on one of
+        those records is irreversible (certain), or a record's amount is above the refund limit
+        (supported only: whether a refund is owed, and how much, is not known)."""
         records = list(_records(messages))
         for params in self.policy.params("escalation_required"):
             for tool in params["tools"]:
-                if not _asked_for(messages, tool) or preview is None:
+                if not _names(request, tool) or preview is None:
                     continue
                 for record in records:
                     arguments = _dry_arguments(tool, record["id"])
-                    if arguments is None:
-                        continue
-                    effect = preview(tool, arguments)
+                    effect = None if arguments is None else preview(tool, arguments)
                     if effect is None:
                         continue
                     why = self._reserved(ToolCall("dry", tool, ""), arguments, effect, messages)
                     if why:
-                        return f"{why}: {record['id']}"
-        if _asked_for(messages, "refund"):
+                        return f"{why}: {record['id']}", True
+        if _names(request, "refund"):
             for params in self.policy.params("max_refund"):
                 for record in records:
                     amounts = [record.get(f) for f in _AMOUNT_FIELDS]
@@ -158,9 +163,15 @@ class EscalationPolicy(Mitigation):
                     if big and record.get("kind", "charge") == "charge":
                         return (
                             f"a refund of {record['id']} ({_money(big[0])}) is above "
-                            f"{_money(params['amount_cents'])} and needs a person"
+                            f"{_money(params['amount_cents'])} and needs a person",
+                            False,
                         )
         return None
+
+    def _certain(self, messages: Sequence[Message]) -> str | None:
+        """A certain need for a person from the caller's own request and the records."""
+        found = self._evident(messages, self.preview, _caller_words(messages))
+        return found[0] if found and found[1] else None
 
     def _refused_for_person(self, messages: Sequence[Message]) -> str | None:
         for attempt in attempts(messages):
@@ -175,7 +186,8 @@ class EscalationPolicy(Mitigation):
     ) -> dict[str, Any] | None:
         messages = request.messages
         if call.name == "transfer_to_human":
-            if self._refused_for_person(messages) or self._evident(messages, preview):
+            self.preview = preview
+            if self._transfer_allowed(call, messages):
                 return None
             return tool_error(
                 "transfer_not_required",
@@ -200,6 +212,25 @@ class EscalationPolicy(Mitigation):
             "and call transfer_to_human with this reason and a summary.",
         )
 
+    def _transfer_allowed(self, call: ToolCall, messages: Sequence[Message]) -> bool:
+        """A transfer is called for when a write was refused for a person, or when the caller's
+        request or the transfer's stated reason names a reserved action the records support."""
+        if self._refused_for_person(messages):
+            return True
+        try:
+            arguments = json.loads(call.arguments or "{}")
+        except ValueError:
+            arguments = {}
+        stated = (
+            " ".join(str(arguments.get(k, "")) for k in ("reason", "summary"))
+            if isinstance(arguments, dict)
+            else ""
+        )
+        return any(
+            self._evident(messages, self.preview, text)
+            for text in (_caller_words(messages), stated)
+        )
+
     def _reserved_list(self) -> str:
         items = [
             ", ".join(p["tools"]) + (" when irreversible" if p.get("irreversible_only") else "")
@@ -216,7 +247,7 @@ class EscalationPolicy(Mitigation):
         transfers = [c for c in turn.tool_calls if c.name == "transfer_to_human"]
         refused = self._refused_for_person(messages)
         if transfers:
-            if refused is None and self._evident(messages, self.preview) is None:
+            if not any(self._transfer_allowed(c, messages) for c in transfers):
                 # The transfer will be refused: the caller must not hear it announced.
                 kept = [
                     s
@@ -228,8 +259,8 @@ class EscalationPolicy(Mitigation):
         if turn.tool_calls:
             return turn
         why = refused
-        if why is None and self._caller_spoke_since_evident(messages):
-            why = self._evident(messages, self.preview)
+        if why is None and self._caller_spoke_since_certain(messages):
+            why = self._certain(messages)
         if why is None:
             return turn
         done = [a for a in attempts(messages) if a.ok and a.call.name != "transfer_to_human"]
@@ -256,9 +287,13 @@ class EscalationPolicy(Mitigation):
         self.preview = preview
         return super().gate_tool_call(call, request, preview)
 
-    def _caller_spoke_since_evident(self, messages: Sequence[Message]) -> bool:
-        for end in range(len(messages), 0, -1):
-            if self._evident(messages[:end], self.preview) is None:
+    def _caller_spoke_since_certain(self, messages: Sequence[Message]) -> bool:
+        """The need became certain, and the caller has spoken since (the assistant had its
+        exchange with the caller about it)."""
+        if self._certain(messages) is None:
+            return False
+        for end in range(len(messages) - 1, 0, -1):
+            if self._certain(messages[:end]) is None:
                 return any(m.role == "user" for m in messages[end + 1 :])
         return False
 
