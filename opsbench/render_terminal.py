@@ -263,3 +263,46 @@ def episode(record: EpisodeRecord, console: Console) -> None:
         )
         for reason in s.get("reasons", []):
             console.print(f"  • {reason}", highlight=False)
+
+
+def arms(result: Any, console: Console) -> None:
+    """``opsbench compare RUN``: each mitigation arm before/after (opsbench.compare_arms)."""
+    from opsbench.compare_arms import HEADLINE, headline_interval, headline_value
+
+    for warning in result.warnings:
+        console.print(f"[yellow]warning: {warning}[/]")
+    for arm in result.arms:
+        table = Table(
+            title=f"{' + '.join(arm.arm)}: before → after, run {result.run} "
+            f"({len(arm.models)} model(s), same tasks and seeds)"
+        )
+        for column in ("", "Before", "After", "Δ", ""):
+            table.add_column(column, justify="right" if column else "left")
+        for metric, label in HEADLINE.items():
+            a, b = arm.before[metric], arm.after[metric]
+            delta = None if a.value is None or b.value is None else b.value - a.value
+            low_a, low_b = a.interval, b.interval
+            sign = ""
+            if (
+                delta is not None
+                and low_a
+                and low_b
+                and (low_a[1] < low_b[0] or low_b[1] < low_a[0])
+            ):
+                sign = "[green]better[/]" if (delta > 0) == METRICS[metric] else "[red]worse[/]"
+            table.add_row(
+                label,
+                f"{headline_value(metric, a)} [{headline_interval(metric, a)}]",
+                f"{headline_value(metric, b)} [{headline_interval(metric, b)}]",
+                "–" if delta is None else f"{delta * 100:+.1f} pts",
+                sign,
+            )
+        console.print(table)
+        for model in arm.per_model:
+            console.print(
+                f"[bold]{model.model_a} → {model.model_b}[/]  "
+                f"[red]pass → fail ({len(model.regressions)}):[/] {', '.join(model.regressions)}  "
+                f"[green]fail → pass ({len(model.fixes)}):[/] {', '.join(model.fixes)}",
+                highlight=False,
+            )
+    console.print("[dim]better/worse: the Wilson 95% intervals do not overlap[/]")

@@ -39,6 +39,7 @@ from callers.fidelity import check_fidelity
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.messages import Usage
 from opsbench import __version__
+from opsbench.arms import resolve_arms, run_models
 from opsbench.errors import AgentCrashError, OpsbenchError, ResumeRefusedError, SelectionError
 from opsbench.judge import JudgeError, judge_episode
 from opsbench.ratelimit import RateLimiter, rate_limited
@@ -106,6 +107,8 @@ class RunConfig:
     base_url: str | None = None
     max_turns: int = Limits.max_turns
     max_tool_rounds: int = Limits.max_tool_rounds
+    # Arms (``--mitigation``): ``none`` or comma-joined mitigation names; () is one arm, none.
+    mitigations: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -141,12 +144,13 @@ class RunConfig:
             "base_url": redact_url(self.base_url),
             "max_turns": self.max_turns,
             "max_tool_rounds": self.max_tool_rounds,
+            "mitigations": list(self.mitigations),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunConfig:
         values = dict(data)
-        for name in ("models", "sets", "businesses", "tasks", "tags"):
+        for name in ("models", "sets", "businesses", "tasks", "tags", "mitigations"):
             values[name] = tuple(values.get(name, ()))
         # A redacted option (or one holding a redacted secret) cannot be replayed; the adapter
         # falls back to its environment unless the user gives it again.
@@ -453,12 +457,15 @@ class Prepared:
 
 
 def _resolve(
-    config: RunConfig,
+    config: RunConfig, tasks: Sequence[tuple[str, Task]]
 ) -> tuple[dict[str, AnyFactory], CallerFactory, dict[str, Any], AssistantFactory | None]:
     check_reachable(config.base_url)
-    assistants = {}
-    for model in dict.fromkeys(config.models):
-        assistants[model] = resolve_assistant(model, config.options, config.base_url)
+    # Each model under each arm of --mitigation (opsbench.arms), stored as its own model.
+    assistants = resolve_arms(
+        run_models(config.models, config.mitigations),
+        [task for _, task in tasks],
+        lambda model: resolve_assistant(model, config.options, config.base_url),
+    )
     caller, identity = resolve_caller(config.caller, config.base_url)
     judge = resolve_assistant(config.judge, {}, config.base_url) if config.judge else None
     return assistants, caller, identity, judge
@@ -466,8 +473,8 @@ def _resolve(
 
 def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -> Prepared:
     """Check everything the config names, then record a new run in the store."""
-    assistants, caller, identity, judge = _resolve(config)
     tasks = select_tasks(config)
+    assistants, caller, identity, judge = _resolve(config, tasks)
     run = RunRecord(
         id=run_id or new_run_id(),
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -523,8 +530,6 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
             "results from different servers must not mix; start a new run instead"
         )
     config = replace(stored, options=options, base_url=base_url or stored.base_url, **overrides)
-    assistants, caller, identity, judge = _resolve(config)
-    _check_caller_identity(run, identity)
     loaded: dict[tuple[str, str], Task] = {}
     for text in config.sets:
         task_set = parse_task_set(text)
@@ -554,6 +559,8 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
             + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
             + ". Start a new run instead."
         )
+    assistants, caller, identity, judge = _resolve(config, selected)
+    _check_caller_identity(run, identity)
     return Prepared(run, config, selected, assistants, caller, judge)
 
 
