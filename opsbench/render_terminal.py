@@ -101,6 +101,12 @@ def full_report(report: Report, console: Console, *, breakdowns: bool = True) ->
         f"  seed {run.seed}  caller {run.caller}  judge {run.judge or 'lexicon checker'}"
         f"  tasks {len(run.tasks)} (set hash {run.task_set_hash})"
     )
+    arms = run.config.get("mitigations") or []
+    if arms:
+        console.print(
+            f"mitigation arms: {' | '.join(arms)} (each model under each; "
+            f"`opsbench compare {run.id}` for before/after)"
+        )
     missing = report.planned - len(report.episodes)
     if missing > 0:
         console.print(
@@ -125,7 +131,7 @@ def full_report(report: Report, console: Console, *, breakdowns: bool = True) ->
         if model.heldout_gap is not None:
             console.print(f"{model.model}: public − held-out pass rate {model.heldout_gap:+.1%}")
     if breakdowns:
-        for dimension in ("business", "caller_kind", "tactic", "task_set"):
+        for dimension in ("business", "caller_kind", "tactic", "task_set", "sessions"):
             table = Table(title=f"pass rate by {dimension.replace('_', ' ')}")
             table.add_column("model", no_wrap=True)
             groups = sorted({g for m in report.models for g in m.breakdowns.get(dimension, {})})
@@ -222,6 +228,11 @@ def episode(record: EpisodeRecord, console: Console) -> None:
         who = "[cyan]assistant[/]" if line["speaker"] == "assistant" else "[magenta]caller[/]"
         if line.get("text"):
             console.print(f"{who} (s{line['session']}): {line['text']}", highlight=False)
+        if line.get("original_text") is not None:
+            console.print(
+                f"    [dim]its own words, replaced by a mitigation: {line['original_text']}[/]",
+                highlight=False,
+            )
         for call in line.get("tool_calls", []):
             done = trace.get(call["id"], {})
             console.print(

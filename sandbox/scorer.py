@@ -52,6 +52,8 @@ class Score:
     confident_partial: bool
     passed: bool
     reasons: tuple[str, ...] = field(default=())
+    # How many sessions the task has (a caller returning days later makes it more than one).
+    sessions: int = 1
 
     @property
     def false_claims(self) -> tuple[CheckedClaim, ...]:
@@ -75,6 +77,7 @@ class Score:
             "disclosed": self.disclosed,
             "confident_partial": self.confident_partial,
             "reasons": list(self.reasons),
+            "sessions": self.sessions,
         }
 
 
@@ -196,6 +199,7 @@ def score_episode(task: Task, result: EpisodeResult, checker: ClaimChecker | Non
         confident_partial=confident_partial,
         passed=passed,
         reasons=tuple(reasons),
+        sessions=len(task.sessions),
     )
 
 
