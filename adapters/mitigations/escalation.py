@@ -63,9 +63,17 @@ def _records(messages: Sequence[Message]) -> Iterator[dict[str, Any]]:
 
 
 def _names(text: str, tool: str) -> bool:
-    """Whether ``text`` names ``tool``'s action (``data/escalation.yaml``)."""
-    words = data("escalation")["requests"].get(tool)
-    return bool(words) and bool(words_pattern(words).search(text))
+    """Whether a sentence of ``text`` names ``tool``'s action (``data/escalation.yaml``)."""
+    spec = data("escalation")["requests"].get(tool)
+    if not spec:
+        return False
+    words = words_pattern(spec["words"])
+    objects = words_pattern(spec["objects"]) if spec.get("objects") else None
+    return any(
+        words.search(s) and (objects is None or objects.search(s))
+        for line in text.splitlines()
+        for s in sentences(line)
+    )
 
 
 def _caller_words(messages: Sequence[Message]) -> str:
@@ -226,9 +234,17 @@ class EscalationPolicy(Mitigation):
             if isinstance(arguments, dict)
             else ""
         )
-        return any(
+        if any(
             self._evident(messages, self.preview, text)
             for text in (_caller_words(messages), stated)
+        ):
+            return True
+        # Nothing looked up yet, and the caller asks for an action the rules may reserve for a
+        # person: the policy cannot say that no person is needed.
+        return not any(True for _ in _records(messages)) and any(
+            _names(_caller_words(messages), tool)
+            for params in self.policy.params("escalation_required")
+            for tool in params["tools"]
         )
 
     def _reserved_list(self) -> str:
@@ -261,6 +277,8 @@ class EscalationPolicy(Mitigation):
         why = refused
         if why is None and self._caller_spoke_since_certain(messages):
             why = self._certain(messages)
+        if why is None:
+            why = self._announced_and_supported(messages)
         if why is None:
             return turn
         done = [a for a in attempts(messages) if a.ok and a.call.name != "transfer_to_human"]
@@ -296,6 +314,29 @@ class EscalationPolicy(Mitigation):
             if self._certain(messages[:end]) is None:
                 return any(m.role == "user" for m in messages[end + 1 :])
         return False
+
+    def _announced_and_supported(self, messages: Sequence[Message]) -> str | None:
+        """The assistant told the caller they would be put through, the caller has spoken since,
+        and the records support a need for a person: carry the announced transfer out."""
+        announce = words_pattern(data("escalation")["announce"])
+        said = [
+            i
+            for i, m in enumerate(messages)
+            if m.role == "assistant" and announce.search(m.content)
+        ]
+        if not said or not any(m.role == "user" for m in messages[said[0] + 1 :]):
+            return None
+        found = self._evident(messages, self.preview, _caller_words(messages)) or next(
+            (
+                f
+                for m in messages
+                if m.role == "assistant" and m.content
+                for f in [self._evident(messages, self.preview, m.content)]
+                if f
+            ),
+            None,
+        )
+        return found[0] if found else None
 
     def _customer(self, messages: Sequence[Message]) -> str | None:
         for attempt in reversed(attempts(messages, writes_only=False)):
