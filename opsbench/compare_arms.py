@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.mitigations import split_model
+from adapters.mitigations import MitigationError, parse_arm, split_model
 from opsbench.compare import MetricDelta, ModelComparison, _task_passes
 from opsbench.metrics import METRICS, Rate, compute
 from opsbench.report import Report
@@ -68,7 +68,16 @@ def compare_arms(report: Report) -> ArmsReport:
     for model in report.models:
         base, arm = split_model(model.model)
         by_base.setdefault(base, {})[arm] = model.model
-    arms = sorted({arm for variants in by_base.values() for arm in variants if arm})
+    present = {arm for variants in by_base.values() for arm in variants if arm}
+    configured = []
+    for text in report.run.config.get("mitigations") or []:
+        try:
+            configured.append(parse_arm(text))
+        except MitigationError:
+            continue
+    # In the order --mitigation gave them, then any a model string carried itself.
+    arms = [a for a in dict.fromkeys(configured) if a in present]
+    arms += sorted(present - set(arms))
     warnings = []
     if not arms:
         warnings.append("the run has no mitigation arm: run it with --mitigation (see README)")
