@@ -107,3 +107,18 @@ def test_reports_break_results_down_by_number_of_sessions(tmp_path: Path):
     groups = report.models[0].breakdowns["sessions"]
     assert set(groups) == {"1", "2"}  # mini_clinic/promised-credit-returns has two sessions
     assert sum(m.scored for m in groups.values()) == report.models[0].metrics.scored
+
+
+def test_a_rate_limited_model_keeps_its_mitigations_gate(tmp_path: Path):
+    db = str(tmp_path / "o.db")
+    run_id = _run(db, "-m", "reference/reckless+reversibility-guard", "--rpm", "100000")
+    with Store(Path(db), create=False) as store:
+        report = build_report(store, run_id)
+        episodes = [store.episode(e.id) for e in report.episodes]
+    refused = [
+        c
+        for e in episodes
+        for c in e.result["trace"]
+        if (c["result"].get("error") or {}).get("code") == "confirmation_required"
+    ]
+    assert refused
