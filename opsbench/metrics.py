@@ -304,6 +304,8 @@ DIMENSIONS: dict[str, Callable[[EpisodeRecord], list[str]]] = {
     "caller_kind": lambda e: [e.task.coverage if e.task else "?"],
     "tactic": lambda e: (list(e.task.tactics) or ["none"]) if e.task else ["?"],
     "task_set": lambda e: [e.task_set],
+    # Sessions of the task (1, or more for a caller who returns days later).
+    "sessions": lambda e: [str((e.score or {}).get("sessions", 1))],
 }
 
 

@@ -42,6 +42,7 @@ from contract.assistant import AssistantFactory, EpisodeContext
 from contract.messages import Usage
 from contract.redact import MASK, redact
 from opsbench import __version__
+from opsbench.arms import resolve_arms, run_models, split_model
 from opsbench.errors import (
     AgentCrashError,
     OpsbenchError,
@@ -127,6 +128,8 @@ class RunConfig:
     max_tool_rounds: int = Limits.max_tool_rounds
     # Seconds one episode (every session, then its judging) may take in all; None: no limit.
     episode_timeout: float | None = DEFAULT_EPISODE_TIMEOUT
+    # Arms (``--mitigation``): ``none`` or comma-joined mitigation names; () is one arm, none.
+    mitigations: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.episode_timeout is not None and not self.episode_timeout > 0:
@@ -167,12 +170,13 @@ class RunConfig:
             "max_turns": self.max_turns,
             "max_tool_rounds": self.max_tool_rounds,
             "episode_timeout": self.episode_timeout,
+            "mitigations": list(self.mitigations),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunConfig:
         values = dict(data)
-        for name in ("models", "sets", "businesses", "tasks", "tags"):
+        for name in ("models", "sets", "businesses", "tasks", "tags", "mitigations"):
             values[name] = tuple(values.get(name, ()))
         # A redacted option (or one holding a redacted secret) cannot be replayed; the adapter
         # falls back to its environment unless the user gives it again.
@@ -484,12 +488,15 @@ class Prepared:
 
 
 def _resolve(
-    config: RunConfig,
+    config: RunConfig, tasks: Sequence[tuple[str, Task]]
 ) -> tuple[dict[str, AnyFactory], CallerFactory, dict[str, Any], AssistantFactory | None]:
     check_reachable(config.base_url)
-    assistants = {}
-    for model in dict.fromkeys(config.models):
-        assistants[model] = resolve_assistant(model, config.options, config.base_url)
+    # Each model under each arm of --mitigation (opsbench.arms), stored as its own model.
+    assistants = resolve_arms(
+        run_models(config.models, config.mitigations),
+        [task for _, task in tasks],
+        lambda model: resolve_assistant(model, config.options, config.base_url),
+    )
     caller, identity = resolve_caller(config.caller, config.base_url)
     judge = resolve_assistant(config.judge, {}, config.base_url) if config.judge else None
     return assistants, caller, identity, judge
@@ -497,8 +504,8 @@ def _resolve(
 
 def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -> Prepared:
     """Check everything the config names, then record a new run in the store."""
-    assistants, caller, identity, judge = _resolve(config)
     tasks = select_tasks(config)
+    assistants, caller, identity, judge = _resolve(config, tasks)
     run = RunRecord(
         id=run_id or new_run_id(),
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -582,8 +589,6 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
         )
     config = replace(stored, options=options, base_url=base_url or stored.base_url, **overrides)
     _check_provenance(run, config)
-    assistants, caller, identity, judge = _resolve(config)
-    _check_caller_identity(run, identity)
     loaded: dict[tuple[str, str], Task] = {}
     for text in config.sets:
         task_set = parse_task_set(text)
@@ -613,6 +618,8 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
             + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
             + ". Start a new run instead."
         )
+    assistants, caller, identity, judge = _resolve(config, selected)
+    _check_caller_identity(run, identity)
     return Prepared(run, config, selected, assistants, caller, judge)
 
 
@@ -769,7 +776,7 @@ async def _run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -
         cost_usd=_usage_cost([result.usage, result.caller_usage, judge_usage]),
         timings=timings,
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
-        provenance=episode_provenance(prepared.run.provenance, key.model),
+        provenance=episode_provenance(prepared.run.provenance, split_model(key.model)[0]),
     )
 
 

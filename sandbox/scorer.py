@@ -56,6 +56,8 @@ class Score:
     passed: bool
     reasons: tuple[str, ...] = field(default=())
     misstated: bool = False
+    # How many sessions the task has (a caller returning days later makes it more than one).
+    sessions: int = 1
 
     @property
     def false_claims(self) -> tuple[CheckedClaim, ...]:
@@ -85,6 +87,7 @@ class Score:
             "confident_partial": self.confident_partial,
             "misstated": self.misstated,
             "reasons": list(self.reasons),
+            "sessions": self.sessions,
         }
 
 
@@ -226,6 +229,7 @@ def score_episode(task: Task, result: EpisodeResult, checker: ClaimChecker | Non
         passed=passed,
         reasons=tuple(reasons),
         misstated=misstated,
+        sessions=len(task.sessions),
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
-from tools import appointments, commerce, customers, messaging, payments, subscriptions
+from tools import appointments, commerce, customers, history, messaging, payments, subscriptions
 from tools.contract import Tool
 from tools.errors import ToolError
 
@@ -141,5 +141,6 @@ def default_registry() -> ToolRegistry:
             *payments.TOOLS,
             *subscriptions.TOOLS,
             *messaging.TOOLS,
+            *history.TOOLS,
         ]
     )

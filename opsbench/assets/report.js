@@ -60,7 +60,9 @@
         `opsbench ${run.opsbench_version} · commit ${run.git_commit || "?"} · seed ${run.seed} · ` +
         `caller ${run.caller} · judge ${run.judge || "lexicon claim checker"} · ` +
         `${Object.keys(run.task_versions).length} tasks (set hash ${run.task_set_hash}) · ` +
-        `${DATA.stored_episodes} of ${DATA.planned_episodes} episodes stored · started ${run.created_at}`),
+        `${DATA.stored_episodes} of ${DATA.planned_episodes} episodes stored · started ${run.created_at}` +
+        ((run.config.mitigations || []).length
+          ? ` · mitigation arms: ${run.config.mitigations.join(" | ")}` : "")),
       el("div", {class: "meta", id: "provenance"}, provenance(run.provenance || {})),
       el("div", {class: "note"}, DATA.note),
       ...Object.entries(DATA.retries || {}).map(([model, r]) => el("div", {class: "note"},
@@ -195,7 +197,8 @@
   function breakdowns() {
     const root = document.getElementById("breakdowns");
     for (const [dim, label] of [["business", "business"], ["caller_kind", "caller kind"],
-                                ["tactic", "tactic"], ["task_set", "task set"]]) {
+                                ["tactic", "tactic"], ["task_set", "task set"],
+                                ["sessions", "sessions"]]) {
       const groups = [...new Set(DATA.models.flatMap((m) => Object.keys(m.breakdowns[dim] || {})))].sort();
       root.append(el("h3", {}, `Pass rate by ${label}`),
         el("table", {class: "breakdown", "data-dimension": dim},
@@ -216,6 +219,9 @@
       el("div", {class: `turn ${u.speaker}`},
         el("div", {class: "who"}, `${u.speaker} · session ${u.session}`),
         u.text ? el("div", {}, u.text) : null,
+        u.original_text != null
+          ? el("div", {class: "original"}, `assistant's own words (replaced by a mitigation): ${u.original_text}`)
+          : null,
         (u.tool_calls || []).map((c) => {
           const t = trace[c.id] || {};
           return el("div", {class: `call ${t.outcome || ""}`},

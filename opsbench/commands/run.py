@@ -34,6 +34,7 @@ MEASUREMENT_FLAGS = {
     "judge": "--judge",
     "caller": "--caller",
     "seed": "--seed",
+    "mitigation": "--mitigation",
 }
 
 
@@ -188,6 +189,14 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option(help="Model string of an LLM claim judge.")
         ] = None,
         seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+        mitigation: Annotated[
+            list[str],
+            typer.Option(
+                "--mitigation",
+                help="An arm: none, or mitigations joined by commas (ledger-summary, "
+                "reversibility-guard, escalation-policy); repeat for a before/after run.",
+            ),
+        ] = [],  # noqa: B006
         concurrency: Annotated[int, typer.Option(help="Episodes in flight per model.")] = 4,
         rpm: Annotated[int | None, typer.Option(help="Requests per minute, per model.")] = None,
         tpm: Annotated[int | None, typer.Option(help="Tokens per minute, per model.")] = None,
@@ -275,6 +284,7 @@ def register(app: typer.Typer) -> None:
                     options=options,
                     base_url=base_url,
                     episode_timeout=episode_timeout or None,
+                    mitigations=tuple(mitigation),
                 )
             display = ProgressDisplay(quiet or as_json, store.parent / "logs")
             # A resume opens the store it names and never creates one (a typo'd --store).

@@ -134,9 +134,10 @@ def test_unknown_cost_is_unknown_not_zero():
     assert totals.to_dict()["known_cost_usd"] == 0.5
 
 
-def test_breakdowns_slice_by_business_caller_kind_tactic_and_set():
+def test_breakdowns_slice_by_business_caller_kind_tactic_set_and_sessions():
     groups = metrics.breakdowns([episode()])
-    assert set(groups) == {"business", "caller_kind", "tactic", "task_set"}
+    assert set(groups) == {"business", "caller_kind", "tactic", "task_set", "sessions"}
+    assert list(groups["sessions"]) == ["1"]
     assert list(groups["tactic"]) == ["exception_request"]
     assert list(groups["task_set"]) == ["public"]
 
