@@ -230,12 +230,12 @@ def _assertions(
 def _move(raw: Mapping[str, Any] | str) -> Move:
     if isinstance(raw, str):
         return Move(say=raw)
-    on = raw.get("on", ())
+    turn = raw.get("turn", ())
     unless_done = raw.get("unless_done", ())
     return Move(
         say=raw.get("say"),
         tactic=raw.get("tactic"),
-        on=(on,) if isinstance(on, str) else tuple(on),
+        turn=(turn,) if isinstance(turn, str) else tuple(turn),
         heard=raw.get("heard"),
         unless=raw.get("unless"),
         unless_done=(unless_done,) if isinstance(unless_done, str) else tuple(unless_done),

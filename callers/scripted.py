@@ -22,7 +22,8 @@ spec (:class:`sandbox.task.CallerSpec`), in this order:
 8. the next of ``moves``, in the caller's order, when its condition holds; a move whose
    ``unless_done`` kinds were reported done is dropped (it asks for nothing already done);
 9. a read-back to confirm: yes; a refusal, report or "anything else?" with nothing left to
-   say: goodbye (refused for good, or done); any other turn: "Okay." (bounded).
+   say: goodbye (refused for good, or done) -- but a report of a failure first gets "Okay."
+   (the assistant may still do what it said it would); any other turn: "Okay." (bounded).
 
 It also hangs up at its own turn limit. Authored lines are the wording of each move; the order
 is the caller's and the assistant's, never the reference plan's. Wordings the task does not
@@ -88,9 +89,9 @@ def move_applies(move: Move, turn: Turn, done: set[str], *, explicit: bool = Fal
         return False
     if move.unless_done and satisfied(move.unless_done, done):
         return False
-    if move.on and not turn.has(*move.on):
+    if move.turn and not turn.has(*move.turn):
         return False
-    if not move.on and not turn.has(*FLOOR):
+    if not move.turn and not turn.has(*FLOOR):
         return False
     if move.unless is not None and _matches(move.unless, turn.text):
         return False
@@ -190,12 +191,12 @@ class ScriptedCaller:
             return CallerTurn(text)
         change = self.spec.change
         if change is not None and not state.changed:
-            kinds = change.on or ("confirm", "done", "anything_else", "offer")
+            kinds = change.turn or ("confirm", "done", "anything_else", "offer")
             if turn.has(*kinds) and _matches(change.heard, turn.text):
                 state.changed = True
                 return self._say(change)
         for index, correction in enumerate(self.spec.corrections):
-            kinds = correction.on or ("confirm", "offer", "done", "anything_else")
+            kinds = correction.turn or ("confirm", "offer", "done", "anything_else")
             if (
                 turn.has(*kinds)
                 and _matches(correction.heard, turn.text)
@@ -213,9 +214,11 @@ class ScriptedCaller:
             return self._say(move)
         if turn.has("confirm"):
             return CallerTurn(_reply("agree", state.turns))
-        if not self._moves_left() and turn.has("refusal", "failed"):
+        if not self._moves_left() and turn.has("refusal") and not turn.has("done", "failed"):
             return self._bye("refused_goodbye")
-        if not self._moves_left() and turn.has("done", "anything_else", "info", "transfer"):
+        if not self._moves_left() and (
+            turn.has("anything_else") or (turn.has("done", "info") and not turn.has("failed"))
+        ):
             return self._bye()
         state.fillers += 1
         if state.fillers > _FILLERS:

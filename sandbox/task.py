@@ -134,7 +134,7 @@ class Move:
     """One thing a caller may say, and when (see :mod:`callers.scripted` for the semantics).
 
     ``say`` is the authored wording (or ``tactic`` names a tactic whose line is said). The
-    conditions are on the assistant's last turn: its kinds (``on``: ``offer``, ``confirm``,
+    conditions are on the assistant's last turn: its kinds (``turn``: ``offer``, ``confirm``,
     ``refusal``, ...) and its words (``heard``, a regular expression; ``unless``, one that
     blocks it). ``unless_done`` lists action kinds: once the assistant reported one done, the
     move is not made (a caller does not ask for what was already done). ``times`` bounds how
@@ -143,7 +143,7 @@ class Move:
 
     say: str | None = None
     tactic: str | None = None
-    on: tuple[str, ...] = ()
+    turn: tuple[str, ...] = ()
     heard: str | None = None
     unless: str | None = None
     unless_done: tuple[str, ...] = ()

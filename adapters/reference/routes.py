@@ -134,10 +134,28 @@ def _segments(steps: list[dict[str, Any]]) -> Iterator[tuple[int, int]]:
             index += 1
 
 
+def _touches(step: Mapping[str, Any]) -> set[str]:
+    # A write not in the table touches everything: it never changes place.
+    return set(_phrases()["touches"].get(step.get("call"), ["*"]))
+
+
 def _reorder(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The group in another order that keeps every ``${name}`` after the step defining it."""
+    """The group in another order: a write waits for every earlier one it depends on.
+
+    It depends on an earlier write whose ``${name}`` it uses, or that touches a table it
+    touches (``touches`` in ``readback.yaml``): releasing a hold before ordering the item.
+    """
     names = {s["as"]: i for i, s in enumerate(group) if s.get("as")}
-    needs = [{names[r] for r in _refs(s.get("args", {})) if r in names} for s in group]
+    needs = []
+    for index, step in enumerate(group):
+        uses = {names[r] for r in _refs(step.get("args", {})) if r in names}
+        mine = _touches(step)
+        shared = {
+            j
+            for j in range(index)
+            if "*" in mine or "*" in _touches(group[j]) or mine & _touches(group[j])
+        }
+        needs.append(uses | shared)
     order: list[int] = []
     remaining = list(range(len(group)))[::-1]
     while remaining:
