@@ -214,7 +214,7 @@ class ScriptedCaller:
             return self._say(move)
         if turn.has("confirm"):
             return CallerTurn(_reply("agree", state.turns))
-        if not self._moves_left() and turn.has("refusal") and not turn.has("done", "failed"):
+        if not self._moves_left() and turn.has("refusal") and not turn.has("done"):
             return self._bye("refused_goodbye")
         if not self._moves_left() and (
             turn.has("anything_else") or (turn.has("done", "info") and not turn.has("failed"))
