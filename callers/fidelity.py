@@ -13,7 +13,11 @@ What the caller may state (the *given* facts), per session:
 - the parameters of the session's tactics, defaults included (they are in the prompt too);
 - anything the assistant said earlier in the transcript, in any session (the greeting counts);
 - dates implied by what was given: a weekday named in given text stands for its next date
-  from the session's simulated ``now``; "today" and "tomorrow" likewise.
+  from the session's simulated ``now``; "today" and "tomorrow" likewise. The other way round,
+  a weekday is derived only from a given date about the call's own days: within
+  ``derived_weekday_window_days`` (``callers/lexicon/conduct.yaml``) of ``now`` and not a
+  verification fact -- a date of birth in 1962 that fell on a Tuesday does not make
+  "Tuesday" known for an appointment.
 
 What is checked in each caller line:
 
@@ -44,7 +48,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from callers.conduct import check_conduct, verification_fact
 from callers.tactics import given_values
+from callers.turns import lexicon
 from sandbox.episode import EpisodeResult, Utterance
 from sandbox.task import Session, Task
 from tools.timefmt import parse_time
@@ -247,11 +253,16 @@ class Given:
     digit_runs: set[str] = field(default_factory=set)
     dates: set[tuple[int | None, int, int | None]] = field(default_factory=set)
     weekdays: set[int] = field(default_factory=set)
+    # Dates a named weekday may be derived from: about the call's own days (not a birth date).
+    weekday_dates: set[tuple[int | None, int, int | None]] = field(default_factory=set)
     amounts: set[Any] = field(default_factory=set)
     promise: bool = False
     assistant_words: list[set[str]] = field(default_factory=list)
 
-    def add(self, text: str, now: date, *, spoken_by_assistant: bool = False) -> None:
+    def add(
+        self, text: str, now: date, *, spoken_by_assistant: bool = False, verifies: bool = False
+    ) -> None:
+        """Take in given ``text``; ``verifies``: it is a verification fact (a date of birth)."""
         self.texts.append(text)
         self.identifiers.update(_alnum(m.group(0)) for m in _CODE.finditer(text.upper()))
         self.identifiers.update(m.group(0).lower() for m in _EMAIL.finditer(text))
@@ -265,6 +276,8 @@ class Given:
                 self.dates.add(_as_date_key(_next_weekday(now, mention.key[1])))
             else:
                 self.dates.add(mention.key)
+                if not verifies and _near(mention.key, now):
+                    self.weekday_dates.add(mention.key)
         for match in _RELATIVE.finditer(text):
             offset = 1 if match.group(1).lower() == "tomorrow" else 0
             self.dates.add(_as_date_key(now + timedelta(days=offset)))
@@ -290,7 +303,7 @@ class Given:
             return
         if key.endswith("_cents") and isinstance(value, int) and not isinstance(value, bool):
             self.amounts.add(("money", value))
-        self.add(str(value), now)
+        self.add(str(value), now, verifies=verification_fact(key.split(".")[0]) is not None)
         if key.endswith("promise") or key.startswith("promise"):
             self.promise = True
 
@@ -305,7 +318,9 @@ class Given:
             )
         if kind == "date":
             if key[0] == "weekday":
-                return key[1] in self.weekdays or any(_weekday_of(d) == key[1] for d in self.dates)
+                return key[1] in self.weekdays or any(
+                    _weekday_of(d) == key[1] for d in self.weekday_dates
+                )
             return any(_same_date(key, d) for d in self.dates)
         if kind == "amount":
             return key in self.amounts
@@ -331,6 +346,19 @@ def _content_words(text: str) -> set[str]:
 
 def _as_date_key(day: date) -> tuple[int | None, int, int | None]:
     return (day.month, day.day, day.year)
+
+
+def _near(key: tuple[int | None, int, int | None], now: date) -> bool:
+    """Whether a given date is about the call's own days (see ``conduct.yaml``)."""
+    month, day, year = key
+    if month is None:
+        return False
+    window = int(lexicon("conduct")["derived_weekday_window_days"])
+    try:
+        moment = date(year if year is not None else now.year, month, day)
+    except ValueError:
+        return False
+    return abs((moment - now).days) <= window
 
 
 def _next_weekday(now: date, weekday: int) -> date:
@@ -560,10 +588,13 @@ def check_transcript(sessions: Sequence[Session], transcript: Sequence[Utterance
 def check_fidelity(task: Task, result: EpisodeResult) -> list[str]:
     """Reasons to flag ``result`` as ``caller_error``; ``[]`` when the caller was faithful.
 
-    Checks every caller line against what the caller was given (see the module docstring) and
-    reports the caller flags the episode recorded for breaking character.
+    Checks every caller line against what the caller was given (see the module docstring), its
+    conduct turn by turn (:mod:`callers.conduct`: agreeing against its goal, asking for what
+    was done, answering what was not asked), and reports the caller flags the episode recorded
+    for breaking character. Run on every episode, whoever plays the caller.
     """
     problems = check_transcript(task.sessions, result.transcript)
+    problems.extend(check_conduct(task.sessions, result.transcript))
     problems.extend(
         f"caller_error: {flag}"
         for flag in result.caller_flags

@@ -13,8 +13,9 @@ from callers.persona import END_MARKER, persona_prompt
 from callers.scripted import scripted_caller_factory
 from callers.tactics import TacticError, bind, definitions
 from callers.templating import prompt_version
+from callers.turns import classify
 from sandbox.episode import run_episode
-from sandbox.task import TACTICS, TEMPERAMENTS, Tactic, Task
+from sandbox.task import TACTICS, TEMPERAMENTS, Move, Tactic, Task
 
 
 def test_every_tactic_of_the_task_model_has_one_definition() -> None:
@@ -90,15 +91,12 @@ def test_prompt_version_is_a_stable_short_hash() -> None:
     assert len(prompt_version()) == 12
 
 
-def test_scripted_caller_says_a_tactic_line_when_the_script_names_it(reschedule: Task) -> None:
-    script = (
-        {"say": "Hi, it's Maria Lopez, I need to move my cleaning on Tuesday."},
-        {"say": "Sure, it's June 12, 1984."},
-        {"tactic": "changes_mind"},
-    )
+def test_scripted_caller_says_a_tactic_line_when_a_move_names_it(reschedule: Task) -> None:
     task = with_caller(
         reschedule,
-        script=script,
+        opening="Hi, it's Maria Lopez, I need to move my cleaning on Tuesday.",
+        answers={"dob": "Sure, it's June 12, 1984."},
+        moves=(Move(tactic="changes_mind", turn=("offer", "question")),),
         tactics=(Tactic("changes_mind", {"instead": "Thursday at two, with a text reminder"}),),
     )
     result = asyncio.run(
@@ -112,11 +110,7 @@ def test_scripted_caller_says_a_tactic_line_when_the_script_names_it(reschedule:
     )
 
 
-def test_scripted_caller_keeps_say_when_a_line_also_names_a_tactic(reschedule: Task) -> None:
-    script = ({"say": "Exactly these words.", "tactic": "confused"},)
-    task = with_caller(reschedule, script=script)
+def test_scripted_caller_keeps_say_when_a_move_also_names_a_tactic(reschedule: Task) -> None:
+    task = with_caller(reschedule, moves=(Move(say="Exactly these words.", tactic="confused"),))
     caller = scripted_caller_factory(task, 0)
-    from sandbox.episode import CallerView, Utterance
-
-    view = CallerView(0, (Utterance(0, "assistant", "Hello"),))
-    assert asyncio.run(caller.speak(view)).text == "Exactly these words."
+    assert caller.respond(classify("Which day would you like?")).text == "Exactly these words."
