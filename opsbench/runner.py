@@ -617,13 +617,13 @@ def plan(prepared: Prepared) -> list[EpisodeKey]:
 def _status(task: Task, result: EpisodeResult, simulated: bool) -> tuple[Status, str | None]:
     """The episode's status and, for a caller error, why (DESIGN §6 caller fidelity).
 
-    Only a *simulated* (LLM) caller is checked: a scripted caller says what the task's author
-    wrote, which task validation already vouches for, and a scripted line that no longer fits
-    an unusual assistant is the author's choice, not the simulator inventing a fact.
+    Every caller is checked, scripted included: a scripted caller that answers an unusual
+    assistant out of turn is as much a simulator fault as an LLM inventing a fact.
+    ``simulated`` is kept for callers of this function; it no longer changes the check.
     """
     if result.infrastructure_error:
         return "infrastructure_error", result.error
-    problems = check_fidelity(task, result) if simulated else []
+    problems = check_fidelity(task, result)
     if problems:
         return "caller_error", "caller fidelity: " + "; ".join(problems)
     return "scored", result.error
