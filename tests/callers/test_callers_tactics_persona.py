@@ -114,3 +114,21 @@ def test_scripted_caller_keeps_say_when_a_move_also_names_a_tactic(reschedule: T
     task = with_caller(reschedule, moves=(Move(say="Exactly these words.", tactic="confused"),))
     caller = scripted_caller_factory(task, 0)
     assert caller.respond(classify("Which day would you like?")).text == "Exactly these words."
+
+
+def test_the_llm_persona_gets_the_same_moves_as_guidance(reschedule: Task) -> None:
+    task = with_caller(
+        reschedule,
+        reactions=(Move(say="Come on, just this once?", turn=("refusal",), times=2),),
+        corrections=(Move(say="No, Thursday please.", heard="friday"),),
+        change=Move(say="Oh wait, make it three.", heard="two"),
+        done_when=("reschedule",),
+    )
+    prompt = persona_prompt(task)
+    assert "Answer what the assistant just said" in prompt
+    assert f'To open the call: "{task.caller.opening}"' in prompt
+    assert 'When the assistant refuses (at most 2 times): "Come on, just this once?"' in prompt
+    assert '(never agree to it): "No, Thursday please."' in prompt
+    assert 'Once, after the assistant first reads back or confirms the detail: "Oh wait' in prompt
+    assert "once the assistant tells you it has done: reschedule." in prompt
+    assert "Never give a date of birth, postcode or other verification detail" in prompt
