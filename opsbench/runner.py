@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from adapters.errors import AdapterError, ProviderError
-from adapters.reference import FLAWS, reference_factory
+from adapters.reference import FLAWS, ROUTES, reference_factory
 from adapters.registry import AnyFactory
 from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
 from callers.fidelity import check_fidelity
@@ -234,10 +234,10 @@ def resolve_assistant(
     """
     if model.startswith("reference/"):
         flaw = model.removeprefix("reference/")
-        if flaw not in FLAWS:
+        if flaw not in (*FLAWS, *ROUTES):
             raise SelectionError(
                 f"unknown reference assistant {model!r}: expected reference/<flaw> with flaw one "
-                f"of {', '.join(FLAWS)}"
+                f"of {', '.join((*FLAWS, *ROUTES))}"
             )
         return reference_factory(flaw)
     if "/" not in model and not model.startswith("python:"):
