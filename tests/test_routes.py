@@ -46,7 +46,7 @@ def test_another_route_passes_every_task_the_oracle_passes(route: str, task_id: 
 
 @pytest.mark.parametrize("task_id", sorted(BY_ID))
 def test_confirm_first_writes_only_after_a_read_back_and_a_yes(task_id: str) -> None:
-    from adapters.reference.routes import affirmative
+    from adapters.reference.confirm_first import affirmative
 
     transcript = run("confirm-first", task_id).result.transcript
     asked = approved = False
