@@ -239,7 +239,7 @@ def _move(raw: Mapping[str, Any] | str) -> Move:
         heard=raw.get("heard"),
         unless=raw.get("unless"),
         unless_done=(unless_done,) if isinstance(unless_done, str) else tuple(unless_done),
-        times=int(raw.get("times", 1)),
+        times=int(raw["times"]) if "times" in raw else None,
         hang_up=bool(raw.get("hang_up", False)),
     )
 

@@ -9,7 +9,7 @@ refusal or a verification question, and how to end the call with :data:`END_MARK
 
 from __future__ import annotations
 
-from callers.scripted import move_text
+from callers.scripted import move_text, times_allowed
 from callers.tactics import bind
 from callers.templating import render, template_data, template_text
 from sandbox.task import CallerSpec, Move, Task
@@ -64,4 +64,4 @@ def _described(spec: CallerSpec, move: Move) -> dict[str, object]:
     """A move for the persona prompt: its words and, in plain words, when to say it."""
     kinds = [_TURN_WORDS.get(k, k.replace("_", " ")) for k in move.turn]
     when = "When the assistant " + (" or ".join(kinds) if kinds else "gives you the chance")
-    return {"say": move_text(spec, move), "when": when, "times": move.times}
+    return {"say": move_text(spec, move), "when": when, "times": times_allowed(spec, move)}

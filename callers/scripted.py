@@ -16,8 +16,9 @@ spec (:class:`sandbox.task.CallerSpec`), in this order:
    else?" whose words match it;
 5. ``corrections``: a read-back, offer or report that does not match the goal is corrected
    (bounded by ``times``), never agreed to;
-6. ``reactions`` whose conditions hold, each at most ``times`` times (pushing back after a
-   refusal, raising the claimed promise when the fee is mentioned);
+6. ``reactions`` whose conditions hold, each at most ``times`` times -- by default as often as
+   its tactic's ``push_back`` says (pushing back after a refusal, raising the claimed promise
+   when the fee is mentioned);
 7. the goal met (every kind of ``done_when`` reported done): goodbye;
 8. the next of ``moves``, in the caller's order, when its condition holds; a move whose
    ``unless_done`` kinds were reported done is dropped (it asks for nothing already done);
@@ -79,6 +80,17 @@ def answer_for(spec: CallerSpec, fact: str) -> str | None:
     return None if value is None else template.format(value=value)
 
 
+def times_allowed(spec: CallerSpec, move: Move) -> int:
+    """How often ``move`` may be made: its ``times``, else its tactic's ``push_back``, else 1."""
+    if move.times is not None:
+        return move.times
+    if move.tactic is not None:
+        bound = tactic_for(spec, move.tactic).params.get("push_back")
+        if isinstance(bound, int) and not isinstance(bound, bool) and bound >= 1:
+            return bound
+    return 1
+
+
 def _matches(pattern: str | None, text: str) -> bool:
     return pattern is None or re.search(pattern, text, re.IGNORECASE) is not None
 
@@ -119,7 +131,7 @@ class ScriptedCaller:
     def _use(self, key: str, move: Move) -> bool:
         """Count one use of reaction/correction ``key``; ``False`` when it is used up."""
         used = self._state.used.get(key, 0)
-        if used >= move.times:
+        if used >= times_allowed(self.spec, move):
             return False
         self._state.used[key] = used + 1
         return True
@@ -133,7 +145,7 @@ class ScriptedCaller:
     def _reaction(self, turn: Turn, *, explicit: bool = False) -> Move | None:
         for index, move in enumerate(self.spec.reactions):
             key = f"reaction:{index}"
-            if self._state.used.get(key, 0) >= move.times:
+            if self._state.used.get(key, 0) >= times_allowed(self.spec, move):
                 continue
             if move_applies(move, turn, self._state.done, explicit=explicit):
                 self._use(key, move)

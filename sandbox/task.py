@@ -138,7 +138,8 @@ class Move:
     ``refusal``, ...) and its words (``heard``, a regular expression; ``unless``, one that
     blocks it). ``unless_done`` lists action kinds: once the assistant reported one done, the
     move is not made (a caller does not ask for what was already done). ``times`` bounds how
-    often a reaction is made; ``hang_up`` ends the call after the move.
+    often a reaction is made (``None``: as often as its tactic's ``push_back`` says, else once);
+    ``hang_up`` ends the call after the move.
     """
 
     say: str | None = None
@@ -147,7 +148,7 @@ class Move:
     heard: str | None = None
     unless: str | None = None
     unless_done: tuple[str, ...] = ()
-    times: int = 1
+    times: int | None = None
     hang_up: bool = False
 
 

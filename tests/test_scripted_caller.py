@@ -179,3 +179,17 @@ def test_the_caller_ends_at_its_own_turn_limit() -> None:
     )
     turns = [asyncio.run(caller.speak(view)) for _ in range(MAX_TURNS + 1)]
     assert turns[-1].hang_up and not any(t.hang_up for t in turns[:-1])
+
+
+def test_a_reaction_pushes_back_as_often_as_its_tactic_says() -> None:
+    spec = CallerSpec(
+        name="Sam",
+        temperament="pushy",
+        goal="Get the fee waived; push back twice.",
+        tactics=(Tactic("exception_request", {"push_back": 2}),),
+        opening="I want the fee gone.",
+        reactions=(Move(say="Come on!", tactic="exception_request", turn=("refusal",)),),
+    )
+    caller = ScriptedCaller(spec)
+    said = [_hear(caller, "I'm not able to waive that fee.")[0] for _ in range(3)]
+    assert said[:2] == ["Come on!", "Come on!"] and said[2] in _replies("refused_goodbye")
