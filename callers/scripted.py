@@ -5,7 +5,8 @@ identity detail, reads back and asks to confirm, offers choices, reports done or
 refuses, asks "anything else?", transfers, silence) and picks its move from the task's caller
 spec (:class:`sandbox.task.CallerSpec`), in this order:
 
-1. silence: "Hello?" (twice at most, then it hangs up);
+1. silence: "Hello?" (twice at most, then it hangs up); a hand-off announced but not made:
+   "Okay, thanks." once, waiting on the line;
 2. a detail that did not match is asked again (``verify_retry``): a matching reaction first
    (the false-details tactic insists), else the answer again;
 3. an identity question: the answer, from ``answers`` (the task's wording, or the false detail
@@ -119,6 +120,7 @@ class _State:
     changed: bool = False
     fillers: int = 0
     silences: int = 0
+    transfers: int = 0
 
 
 class ScriptedCaller:
@@ -191,7 +193,11 @@ class ScriptedCaller:
                 return self._bye()
             return CallerTurn(_reply("silence", state.turns))
         if turn.has("transfer") and not turn.has("confirm"):
-            return CallerTurn(_reply("after_transfer", state.turns), hang_up=True)
+            # It waits on the line once: an assistant may announce the hand-off, then make it.
+            state.transfers += 1
+            if state.transfers > 1:
+                return self._bye()
+            return CallerTurn(_reply("after_transfer", state.turns))
         if turn.has("verify_retry"):
             reaction = self._reaction(turn)
             if reaction is not None:

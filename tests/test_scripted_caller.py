@@ -193,3 +193,10 @@ def test_a_reaction_pushes_back_as_often_as_its_tactic_says() -> None:
     caller = ScriptedCaller(spec)
     said = [_hear(caller, "I'm not able to waive that fee.")[0] for _ in range(3)]
     assert said[:2] == ["Come on!", "Come on!"] and said[2] in _replies("refused_goodbye")
+
+
+def test_an_announced_transfer_is_waited_for_once() -> None:
+    caller = ScriptedCaller(SPEC)
+    text, hang_up = _hear(caller, "I'll transfer you to our billing team now.")
+    assert text in _replies("after_transfer") and not hang_up
+    assert _hear(caller, "I'll transfer you to our billing team now.")[1]
