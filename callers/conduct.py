@@ -44,6 +44,11 @@ def verification_fact(key: str) -> str | None:
     return base if base in facts else ("dob" if "birth" in base else None)
 
 
+def identity_fact(key: str) -> bool:
+    """Whether ``knows`` key ``key`` holds an identity detail (``identity_fact_keys``)."""
+    return any(part in key.lower() for part in lexicon("conduct")["identity_fact_keys"])
+
+
 def _fact_forms(key: str, value: Any) -> list[re.Pattern[str]]:
     """Ways a verification fact's value shows in a line (a date several ways, digits as-is)."""
     text = str(value)

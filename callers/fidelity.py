@@ -15,9 +15,11 @@ What the caller may state (the *given* facts), per session:
 - dates implied by what was given: a weekday named in given text stands for its next date
   from the session's simulated ``now``; "today" and "tomorrow" likewise. The other way round,
   a weekday is derived only from a given date about the call's own days: within
-  ``derived_weekday_window_days`` (``callers/lexicon/conduct.yaml``) of ``now`` and not a
-  verification fact -- a date of birth in 1962 that fell on a Tuesday does not make
-  "Tuesday" known for an appointment.
+  ``derived_weekday_window_days`` (``callers/lexicon/conduct.yaml``) of ``now`` and not an
+  identity detail -- a date of birth in 1962 that fell on a Tuesday does not make "Tuesday"
+  known for an appointment. Nothing else is derived from an identity detail either
+  (``identity_fact_keys``): a phone number's digits are no amount of money, a date of birth
+  without its year is no appointment day.
 
 What is checked in each caller line:
 
@@ -48,7 +50,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from callers.conduct import check_conduct, verification_fact
+from callers.conduct import check_conduct, identity_fact
 from callers.tactics import given_values
 from callers.turns import lexicon
 from sandbox.episode import EpisodeResult, Utterance
@@ -255,14 +257,21 @@ class Given:
     weekdays: set[int] = field(default_factory=set)
     # Dates a named weekday may be derived from: about the call's own days (not a birth date).
     weekday_dates: set[tuple[int | None, int, int | None]] = field(default_factory=set)
+    # Dates of identity details: stated only whole, with their year.
+    identity_dates: set[tuple[int | None, int, int | None]] = field(default_factory=set)
     amounts: set[Any] = field(default_factory=set)
     promise: bool = False
     assistant_words: list[set[str]] = field(default_factory=list)
 
     def add(
-        self, text: str, now: date, *, spoken_by_assistant: bool = False, verifies: bool = False
+        self, text: str, now: date, *, spoken_by_assistant: bool = False, identity: bool = False
     ) -> None:
-        """Take in given ``text``; ``verifies``: it is a verification fact (a date of birth)."""
+        """Take in given ``text``.
+
+        ``identity``: it is an identity detail (a date of birth, a phone number, an id). Its
+        characters may be repeated, but nothing is derived from it about anything else: its
+        date stands for no weekday and for no day without its year, its numbers for no amount.
+        """
         self.texts.append(text)
         self.identifiers.update(_alnum(m.group(0)) for m in _CODE.finditer(text.upper()))
         self.identifiers.update(m.group(0).lower() for m in _EMAIL.finditer(text))
@@ -274,16 +283,20 @@ class Given:
             if mention.key[0] == "weekday":
                 self.weekdays.add(mention.key[1])
                 self.dates.add(_as_date_key(_next_weekday(now, mention.key[1])))
+            elif identity:
+                self.identity_dates.add(mention.key)
             else:
                 self.dates.add(mention.key)
-                if not verifies and _near(mention.key, now):
+                if _near(mention.key, now):
                     self.weekday_dates.add(mention.key)
         for match in _RELATIVE.finditer(text):
             offset = 1 if match.group(1).lower() == "tomorrow" else 0
             self.dates.add(_as_date_key(now + timedelta(days=offset)))
+            # "Tonight" is about the call's own day: its weekday is known.
+            self.weekday_dates.add(_as_date_key(now + timedelta(days=offset)))
         for mention in _amounts(text):
             self.amounts.add(mention.key)
-        for match in _PLAIN_NUMBER.finditer(text):
+        for match in [] if identity else _PLAIN_NUMBER.finditer(text):
             cents = int(match.group("num")) * 100 + int(match.group("cents") or 0)
             self.amounts.add(("money", cents))
         if spoken_by_assistant:
@@ -303,7 +316,7 @@ class Given:
             return
         if key.endswith("_cents") and isinstance(value, int) and not isinstance(value, bool):
             self.amounts.add(("money", value))
-        self.add(str(value), now, verifies=verification_fact(key.split(".")[0]) is not None)
+        self.add(str(value), now, identity=identity_fact(key.split(".")[0]))
         if key.endswith("promise") or key.startswith("promise"):
             self.promise = True
 
@@ -321,7 +334,9 @@ class Given:
                 return key[1] in self.weekdays or any(
                     _weekday_of(d) == key[1] for d in self.weekday_dates
                 )
-            return any(_same_date(key, d) for d in self.dates)
+            if any(_same_date(key, d) for d in self.dates):
+                return True
+            return key[2] is not None and any(_same_date(key, d) for d in self.identity_dates)
         if kind == "amount":
             return key in self.amounts
         # A promise: given outright, or echoing something the assistant said.

@@ -113,3 +113,20 @@ def test_a_weekday_the_assistant_said_may_be_repeated() -> None:
         ("A", "I have Tuesday at 10:00. Would that work?"), ("C", "Tuesday is good, thanks.")
     )
     assert check_transcript([_weekday_session()], lines) == []
+
+
+def test_a_phone_number_s_digits_are_no_amount_of_money() -> None:
+    session = Session(
+        "2026-03-11T12:00",
+        CallerSpec("Maria", "calm", "Ask about your bill.", {"phone": "+1 415 555 0101"}),
+        (),
+    )
+    problems = check_transcript([session], _lines(GREETING, ("C", "You charged me $415.")))
+    assert len(problems) == 1 and "amount" in problems[0]
+
+
+def test_a_birthday_without_its_year_is_no_appointment_day() -> None:
+    lines = _lines(GREETING, ("C", "I'd like to come in on May 15th."))
+    assert len(check_transcript([_weekday_session()], lines)) == 1
+    whole = _lines(GREETING, ("A", "Your date of birth?"), ("C", "May 15th, 1962."))
+    assert check_transcript([_weekday_session()], whole) == []
