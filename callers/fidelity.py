@@ -51,6 +51,7 @@ from datetime import date, timedelta
 from typing import Any, Literal
 
 from callers.conduct import check_conduct, identity_fact
+from callers.scripted import move_text
 from callers.tactics import given_values
 from callers.turns import lexicon
 from sandbox.episode import EpisodeResult, Utterance
@@ -597,6 +598,31 @@ def check_transcript(sessions: Sequence[Session], transcript: Sequence[Utterance
                 f"{mention.text!r}, which is not in knows, the goal or the tactics and which "
                 "the assistant had not said"
             )
+    return problems
+
+
+def check_authored_lines(task: Task) -> list[str]:
+    """Facts that a task's authored caller lines state but its caller was never given.
+
+    The LLM caller gets the authored lines as guidance and the scripted caller says them,
+    possibly before the assistant has said anything: every fact in them must be in ``knows``,
+    the goal or the tactics.
+    """
+    problems = []
+    for index, session in enumerate(task.sessions):
+        spec = session.caller
+        given = _given_for(session)
+        moves = (*spec.moves, *spec.reactions, *spec.corrections)
+        lines = [spec.opening, *spec.answers.values(), *(move_text(spec, m) for m in moves)]
+        if spec.change is not None:
+            lines.append(move_text(spec, spec.change))
+        for line in lines:
+            for mention in mentions(line):
+                if not given.allows(mention, line):
+                    problems.append(
+                        f"session {index}: the caller line {line[:60]!r} states {mention.kind} "
+                        f"{mention.text!r}, which is not in its knows, goal or tactics"
+                    )
     return problems
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from adapters.reference import reference_factory
 from businesses.loader import initial_tables
-from callers.fidelity import check_fidelity
+from callers.fidelity import check_authored_lines, check_fidelity
 from callers.scripted import scripted_caller_factory
 from sandbox.episode import EpisodeResult, run_episode
 from sandbox.scorer import Score, score_episode
@@ -70,9 +70,10 @@ def validate_task(task: Task) -> list[str]:
 
     Each route of :data:`VALIDATION_ROUTES`, run through the real tools with the scripted
     caller, must satisfy the outcome, leave no collateral, break no rule, escalate exactly as
-    expected, state every fact it must disclose, and keep its caller faithful.
+    expected, state every fact it must disclose, and keep its caller faithful; and every
+    authored caller line may state only facts its caller was given.
     """
-    problems: list[str] = []
+    problems = [f"caller: {reason}" for reason in check_authored_lines(task)]
     for route in VALIDATION_ROUTES:
         problems.extend(route_problems(run_reference(task, route)))
     return problems

@@ -130,3 +130,16 @@ def test_a_birthday_without_its_year_is_no_appointment_day() -> None:
     assert len(check_transcript([_weekday_session()], lines)) == 1
     whole = _lines(GREETING, ("A", "Your date of birth?"), ("C", "May 15th, 1962."))
     assert check_transcript([_weekday_session()], whole) == []
+
+
+def test_an_authored_line_stating_a_fact_its_caller_lacks_is_a_task_problem() -> None:
+    from caller_helpers import with_caller
+
+    from callers.fidelity import check_authored_lines
+    from tests.helpers import mini_tasks
+
+    task = mini_tasks()["mini_clinic/reschedule-reminder-fails"]
+    assert check_authored_lines(task) == []
+    bad = with_caller(task, reactions=(Move(say="My account number is 48213377."),))
+    (problem,) = check_authored_lines(bad)
+    assert "48213377" in problem
