@@ -23,9 +23,10 @@ spec (:class:`sandbox.task.CallerSpec`), in this order:
 7. the goal met (every kind of ``done_when`` reported done): goodbye;
 8. the next of ``moves``, in the caller's order, when its condition holds; a move whose
    ``unless_done`` kinds were reported done is dropped (it asks for nothing already done);
-9. a read-back to confirm: yes; a refusal, report or "anything else?" with nothing left to
-   say: goodbye (refused for good, or done) -- but a report of a failure first gets "Okay."
-   (the assistant may still do what it said it would); any other turn: "Okay." (bounded).
+9. a read-back to confirm: yes; a refusal with nothing left to say: goodbye (refused for
+   good); "anything else?" with no move that applies, or a report with nothing left to say:
+   goodbye -- but a report of a failure first gets "Okay." (the assistant may still do what it
+   said it would); any other turn: "Okay." (bounded).
 
 It also hangs up at its own turn limit. Authored lines are the wording of each move; the order
 is the caller's and the assistant's, never the reference plan's. Wordings the task does not
@@ -234,8 +235,9 @@ class ScriptedCaller:
             return CallerTurn(_reply("agree", state.turns))
         if not self._moves_left() and turn.has("refusal") and not turn.has("done"):
             return self._bye("refused_goodbye")
-        if not self._moves_left() and (
-            turn.has("anything_else") or (turn.has("done", "info") and not turn.has("failed"))
+        # Asked for more with nothing that applies, or told it all with nothing left: done.
+        if turn.has("anything_else") or (
+            not self._moves_left() and turn.has("done", "info") and not turn.has("failed")
         ):
             return self._bye()
         state.fillers += 1

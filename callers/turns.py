@@ -39,6 +39,7 @@ TURN_KINDS = (
 # Kinds that hand the caller the floor for its next move (everything but silence and transfer).
 FLOOR = frozenset(TURN_KINDS) - {"silence", "transfer"}
 _CHECKER = LexiconClaimChecker()
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 @cache
@@ -58,7 +59,11 @@ def _patterns() -> tuple[
 ]:
     raw = lexicon("turns")
     identity = {fact: _compile(patterns) for fact, patterns in raw["identity"].items()}
-    kinds = {kind: _compile(patterns) for kind, patterns in raw.items() if kind != "identity"}
+    kinds = {
+        kind: _compile(patterns)
+        for kind, patterns in raw.items()
+        if kind not in ("identity", "identity_request")
+    }
     unknown = set(kinds) - set(TURN_KINDS)
     if unknown:
         raise ValueError(
@@ -66,6 +71,11 @@ def _patterns() -> tuple[
             f"expected some of {', '.join(TURN_KINDS)}"
         )
     return identity, kinds
+
+
+@cache
+def _request() -> re.Pattern[str]:
+    return re.compile("|".join(lexicon("turns")["identity_request"]), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -90,7 +100,10 @@ def classify(text: str) -> Turn:
         return Turn(text, frozenset({"silence"}))
     identity, patterns = _patterns()
     kinds: set[str] = set()
-    asked = tuple(f for f, ps in identity.items() if any(p.search(text) for p in ps))
+    # An identity detail is asked for only in a question or a request, not in a report
+    # ("the phone number on the account has not been changed").
+    asking = [s for s in _SENTENCE.split(text) if s.rstrip().endswith("?") or _request().search(s)]
+    asked = tuple(f for f, ps in identity.items() if any(p.search(s) for p in ps for s in asking))
     if asked:
         kinds.add("identity")
     for kind, kind_patterns in patterns.items():

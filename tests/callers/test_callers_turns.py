@@ -36,11 +36,24 @@ from callers.turns import TURN_KINDS, classify, lexicon
         ("I will transfer you to our billing team now.", {"transfer"}),
         ("What is the reason for the cancellation?", {"question"}),
         ("Let me check that for you.", {"info"}),
+        ("First, please confirm your date of birth.", {"identity"}),
+        ("Thanks. I'll need the zip code on the account.", {"identity"}),
         ("", {"silence"}),
     ],
 )
 def test_each_kind_of_turn_is_recognised(text: str, kinds: set[str]) -> None:
     assert kinds <= classify(text).kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The phone number on the account has not been changed, and no text has been sent.",
+        "The email on the account hasn't been changed and nothing has been sent.",
+    ],
+)
+def test_a_report_that_names_an_identity_detail_does_not_ask_for_it(text: str) -> None:
+    assert "identity" not in classify(text).kinds
 
 
 def test_a_turn_can_be_several_kinds_and_names_what_was_done() -> None:
@@ -50,4 +63,4 @@ def test_a_turn_can_be_several_kinds_and_names_what_was_done() -> None:
 
 
 def test_the_lexicon_names_only_known_kinds() -> None:
-    assert set(lexicon("turns")) - {"identity"} <= set(TURN_KINDS)
+    assert set(lexicon("turns")) - {"identity", "identity_request"} <= set(TURN_KINDS)
