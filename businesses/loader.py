@@ -29,6 +29,7 @@ from sandbox.task import (
     Business,
     CallerSpec,
     Expect,
+    Move,
     RuleSpec,
     Session,
     Tactic,
@@ -236,6 +237,23 @@ def _assertions(
     return tuple(out)
 
 
+def _move(raw: Mapping[str, Any] | str) -> Move:
+    if isinstance(raw, str):
+        return Move(say=raw)
+    turn = raw.get("turn", ())
+    unless_done = raw.get("unless_done", ())
+    return Move(
+        say=raw.get("say"),
+        tactic=raw.get("tactic"),
+        turn=(turn,) if isinstance(turn, str) else tuple(turn),
+        heard=raw.get("heard"),
+        unless=raw.get("unless"),
+        unless_done=(unless_done,) if isinstance(unless_done, str) else tuple(unless_done),
+        times=int(raw["times"]) if "times" in raw else None,
+        hang_up=bool(raw.get("hang_up", False)),
+    )
+
+
 def _caller(raw: Mapping[str, Any]) -> CallerSpec:
     tactics = tuple(
         Tactic(t)
@@ -243,15 +261,20 @@ def _caller(raw: Mapping[str, Any]) -> CallerSpec:
         else Tactic(t["name"], {k: v for k, v in t.items() if k != "name"})
         for t in raw.get("tactics", [])
     )
-    script = tuple({"say": line} if isinstance(line, str) else dict(line) for line in raw["script"])
+    change = raw.get("change")
     return CallerSpec(
         name=raw["name"],
         temperament=raw["temperament"],
         goal=raw["goal"],
         knows=raw.get("knows", {}),
         tactics=tactics,
-        script=script,
-        reactions=tuple(raw.get("reactions", [])),
+        opening=raw["opening"],
+        answers={str(k): str(v) for k, v in (raw.get("answers") or {}).items()},
+        moves=tuple(_move(m) for m in raw.get("moves", [])),
+        reactions=tuple(_move(m) for m in raw.get("reactions", [])),
+        corrections=tuple(_move(m) for m in raw.get("corrections", [])),
+        change=None if change is None else _move(change),
+        done_when=tuple(raw.get("done_when", [])),
     )
 
 
@@ -271,13 +294,39 @@ def _check_steps(
 
 
 def _check_reactions(caller: Mapping[str, Any], where: str, problems: list[str]) -> None:
-    for index, reaction in enumerate(caller.get("reactions", [])):
-        try:
-            re.compile(reaction["when"])
-        except re.error as exc:
+    """Every regular expression of a caller spec compiles; every action kind it names exists."""
+    for index, entry in enumerate(caller.get("done_when", [])):
+        for kind in (k for k in str(entry).split("|") if k not in KINDS):
             problems.append(
-                f"{where}.reactions[{index}].when: not a valid regular expression: {exc}"
+                f"{where}.done_when[{index}]: unknown action kind {kind!r}; known: {', '.join(KINDS)}"
             )
+    groups = {
+        "moves": caller.get("moves", []),
+        "reactions": caller.get("reactions", []),
+        "corrections": caller.get("corrections", []),
+    }
+    if "change" in caller:
+        groups["change"] = [caller["change"]]
+    for group, moves in groups.items():
+        for index, move in enumerate(moves):
+            if not isinstance(move, Mapping):
+                continue
+            done = move.get("unless_done", [])
+            for kind in (
+                k for e in ([done] if isinstance(done, str) else done) for k in e.split("|")
+            ):
+                if kind not in KINDS:
+                    problems.append(
+                        f"{where}.{group}[{index}].unless_done: unknown action kind {kind!r}"
+                    )
+            for key in ("heard", "unless"):
+                if key not in move:
+                    continue
+                try:
+                    re.compile(move[key])
+                except re.error as exc:
+                    place = group if group == "change" else f"{group}[{index}]"
+                    problems.append(f"{where}.{place}.{key}: not a valid regular expression: {exc}")
 
 
 def _apply_setup(

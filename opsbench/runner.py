@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from adapters.errors import AdapterError, ProviderError
-from adapters.reference import FLAWS, reference_factory
+from adapters.reference import FLAWS, ROUTES, reference_factory
 from adapters.registry import AnyFactory
 from adapters.retry import recording_retries
 from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
@@ -267,10 +267,10 @@ def resolve_assistant(
     """
     if model.startswith("reference/"):
         flaw = model.removeprefix("reference/")
-        if flaw not in FLAWS:
+        if flaw not in (*FLAWS, *ROUTES):
             raise SelectionError(
                 f"unknown reference assistant {model!r}: expected reference/<flaw> with flaw one "
-                f"of {', '.join(FLAWS)}"
+                f"of {', '.join((*FLAWS, *ROUTES))}"
             )
         return reference_factory(flaw)
     if "/" not in model and not model.startswith("python:"):
@@ -683,13 +683,13 @@ def plan(prepared: Prepared) -> list[EpisodeKey]:
 def _status(task: Task, result: EpisodeResult, simulated: bool) -> tuple[Status, str | None]:
     """The episode's status and, for a caller error, why (DESIGN §6 caller fidelity).
 
-    Only a *simulated* (LLM) caller is checked: a scripted caller says what the task's author
-    wrote, which task validation already vouches for, and a scripted line that no longer fits
-    an unusual assistant is the author's choice, not the simulator inventing a fact.
+    Every caller is checked, scripted included: a scripted caller that answers an unusual
+    assistant out of turn is as much a simulator fault as an LLM inventing a fact.
+    ``simulated`` is kept for callers of this function; it no longer changes the check.
     """
     if result.infrastructure_error:
         return "infrastructure_error", result.error
-    problems = check_fidelity(task, result) if simulated else []
+    problems = check_fidelity(task, result)
     if problems:
         return "caller_error", "caller fidelity: " + "; ".join(problems)
     return "scored", result.error

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from adapters.reference import reference_factory
 from businesses.loader import initial_tables
+from callers.fidelity import check_authored_lines, check_fidelity
 from callers.scripted import scripted_caller_factory
 from sandbox.episode import EpisodeResult, run_episode
 from sandbox.scorer import Score, score_episode
@@ -37,23 +38,42 @@ def run_reference(task: Task, flaw: str = "oracle", seed: int = 0) -> ReferenceR
     return asyncio.run(run_reference_async(task, flaw, seed))
 
 
-def validate_task(task: Task) -> list[str]:
-    """Why ``task``'s reference plan does not pass, or ``[]`` when it does.
+# Every valid route a task must pass: the plan as written, the plan read back before each write
+# with a yes awaited, and the plan by another route (adapters/reference/routes.py).
+VALIDATION_ROUTES = ("oracle", "confirm-first", "route-varying")
 
-    The oracle run through the real tools must satisfy the outcome, leave no collateral, break
-    no rule, escalate exactly as expected, and state every fact it must disclose.
-    """
-    run = run_reference(task, "oracle")
-    problems = [f"oracle: {reason}" for reason in run.score.reasons]
+
+def route_problems(run: ReferenceRun) -> list[str]:
+    """Why one reference route's run of a task does not pass, or ``[]`` when it does."""
+    route = run.flaw
+    problems = [f"{route}: {reason}" for reason in run.score.reasons]
     # A reference call the tools reject as malformed is a typo in the task, even when the
     # outcome still holds (a misspelt argument of a lookup).
     for call in run.result.trace:
         code = (call.result.get("error") or {}).get("code") if not call.ok else None
         if code in MALFORMED:
             message = call.result["error"]["message"]
-            problems.append(f"oracle: call {call.index} ({call.tool}) was rejected: {message}")
+            problems.append(f"{route}: call {call.index} ({call.tool}) was rejected: {message}")
     if run.result.error:
-        problems.append(f"oracle: episode error: {run.result.error}")
+        problems.append(f"{route}: episode error: {run.result.error}")
+    # The scripted caller is part of the task: one that misplays a valid route is a task bug.
+    problems.extend(f"{route}: {reason}" for reason in check_fidelity(run.task, run.result))
+    if "turn_limit" in run.result.endings:
+        problems.append(f"{route}: the call ran to the turn limit")
     if not run.score.passed and not problems:
-        problems.append("oracle: did not pass")
+        problems.append(f"{route}: did not pass")
+    return problems
+
+
+def validate_task(task: Task) -> list[str]:
+    """Why ``task`` does not pass every valid route, or ``[]`` when it does.
+
+    Each route of :data:`VALIDATION_ROUTES`, run through the real tools with the scripted
+    caller, must satisfy the outcome, leave no collateral, break no rule, escalate exactly as
+    expected, state every fact it must disclose, and keep its caller faithful; and every
+    authored caller line may state only facts its caller was given.
+    """
+    problems = [f"caller: {reason}" for reason in check_authored_lines(task)]
+    for route in VALIDATION_ROUTES:
+        problems.extend(route_problems(run_reference(task, route)))
     return problems

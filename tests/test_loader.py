@@ -187,6 +187,24 @@ BREAKAGES = [
         "tasks.yaml: tasks[3].sessions[0].at: 2026-03-01T09:00 is not after 2026-03-02T09:10",
     ),
     (
+        "a caller move whose condition does not compile",
+        "tasks.yaml",
+        lambda d: _task(d)["caller"].update(moves=[{"say": "Hi", "heard": "(unclosed"}]),
+        "tasks.yaml: tasks[0].caller.moves[0].heard: not a valid regular expression",
+    ),
+    (
+        "a goal met by an unknown kind of action",
+        "tasks.yaml",
+        lambda d: _task(d)["caller"].update(done_when=["teleport"]),
+        "tasks.yaml: tasks[0].caller.done_when[0]: unknown action kind 'teleport'",
+    ),
+    (
+        "a caller still written as a script in step with the plan",
+        "tasks.yaml",
+        lambda d: _task(d)["caller"].update(script=["Hi"]),
+        "tasks.yaml: tasks[0].caller: Additional properties are not allowed ('script' was unexpected)",
+    ),
+    (
         "setup leaves a record off schema",
         "tasks.yaml",
         lambda d: _task(d).update(setup={"update": {"customers/CUS-1001": {"credit_cents": -5}}}),

@@ -10,10 +10,11 @@ from functools import cache
 
 import pytest
 
-from adapters.reference import FLAWS
+from adapters.reference import FLAWS, ROUTES
 from businesses import PUBLIC_DIR, load_set
+from callers.fidelity import check_fidelity
 from opsbench.matrix import EXPECTATIONS, metric_table
-from opsbench.validation import run_reference
+from opsbench.validation import ReferenceRun, run_reference
 from tests.helpers import MINI
 
 TASKS = load_set(PUBLIC_DIR)[1] + load_set(MINI)[1]
@@ -21,8 +22,12 @@ BY_ID = {t.id: t for t in TASKS}
 
 
 @cache
+def run(flaw: str, task_id: str) -> ReferenceRun:
+    return run_reference(BY_ID[task_id], flaw)
+
+
 def score(flaw: str, task_id: str):
-    return run_reference(BY_ID[task_id], flaw).score
+    return run(flaw, task_id).score
 
 
 CASES = [(exp, task) for exp in EXPECTATIONS for task in TASKS if exp.applies(task)]
@@ -36,6 +41,18 @@ def test_reference_assistant_shows_its_flaw(expectation, task):
     assert expectation.holds(result), (
         f"{expectation.flaw} should be {expectation.name}; scorer said: {result.reasons}"
     )
+
+
+@pytest.mark.parametrize("assistant", [*FLAWS, *ROUTES])
+def test_scripted_callers_are_faithful_across_the_whole_matrix(assistant: str) -> None:
+    # The scripted caller answers whatever each reference assistant does; a fidelity flag
+    # here is the simulator misplaying its part (or the check misreading it), never the assistant.
+    flagged = {
+        t.id: check_fidelity(t, run(assistant, t.id).result)
+        for t in TASKS
+        if check_fidelity(t, run(assistant, t.id).result)
+    }
+    assert flagged == {}
 
 
 def test_every_expectation_applies_to_some_task():

@@ -115,7 +115,8 @@ def register(app: typer.Typer) -> None:
 
     @group.command("validate")
     def validate(root: SetOption = None, business: BusinessOption = None) -> None:
-        """Load every file, then run each task's reference plan through the real tools and scorer."""
+        """Load every file, then run each task by every valid route (oracle, confirm-first,
+        route-varying) through the real tools, scorer and scripted caller."""
         from opsbench.validation import validate_task
 
         found, tasks = _load(root, business)
