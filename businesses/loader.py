@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from businesses.errors import LoadError
+from businesses.yamlfile import read_yaml
 from sandbox.assertions import MATCHER_KEYS
 from sandbox.claims import KINDS
 from sandbox.rules import RULE_TYPES
+from sandbox.schema_errors import describe, did_you_mean
 from sandbox.state import State
 from sandbox.tables import STANDARD_TABLES, TableSpec
 from sandbox.task import (
@@ -35,6 +36,7 @@ from sandbox.task import (
     Task,
 )
 from tools import default_registry
+from tools.timefmt import parse_time
 
 PUBLIC_DIR = Path(__file__).parent / "public"
 
@@ -55,28 +57,14 @@ def format_path(parts: list[Any]) -> str:
     return text or "(top level)"
 
 
-def _read_yaml(path: Path) -> Any:
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise LoadError([f"{path}: cannot read: {exc.strerror}"]) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise LoadError([f"{path.name}: {where}: invalid YAML: {problem}"]) from None
-
-
 def _schema_problems(data: Any, schema_name: str, file: str) -> list[str]:
     validator = jsonschema.Draft202012Validator(_schema(schema_name))
     problems = []
     for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         # oneOf errors are vague; name the most specific sub-error when there is one.
         best = jsonschema.exceptions.best_match([error]) if error.context else error
-        path = format_path(list(best.absolute_path))
-        problems.append(f"{file}: {path}: {best.message}")
+        for path, message in describe(best):
+            problems.append(f"{file}: {format_path(path)}: {message}")
     return problems
 
 
@@ -85,14 +73,14 @@ def load_business(directory: str | Path) -> tuple[Business, list[Task]]:
     directory = Path(directory)
     business_file = directory / "business.yaml"
     tasks_file = directory / "tasks.yaml"
-    raw_business = _read_yaml(business_file)
+    raw_business = read_yaml(business_file)
     problems = _schema_problems(raw_business, "business", business_file.name)
     if problems:
         raise LoadError(problems)
     business = _business(raw_business, business_file, problems)
     if problems:
         raise LoadError(problems)
-    raw_tasks = _read_yaml(tasks_file)
+    raw_tasks = read_yaml(tasks_file)
     problems = _schema_problems(raw_tasks, "tasks", tasks_file.name)
     if problems:
         raise LoadError(problems)
@@ -132,21 +120,25 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
     for index, tool in enumerate(raw["tools"]):
         if tool not in registry:
             problems.append(
-                f"{name}: tools[{index}]: unknown tool {tool!r}; known: {', '.join(registry.names())}"
+                f"{name}: tools[{index}]: unknown tool {tool!r}"
+                f"{did_you_mean(tool, list(registry.names()))}; known: {', '.join(registry.names())}"
             )
     rules = []
     for index, spec in enumerate(raw["rules"]):
         rule_type = RULE_TYPES.get(spec["rule"])
         if rule_type is None:
             problems.append(
-                f"{name}: rules[{index}].rule: unknown rule type {spec['rule']!r}; "
+                f"{name}: rules[{index}].rule: unknown rule type {spec['rule']!r}"
+                f"{did_you_mean(spec['rule'], sorted(RULE_TYPES))}; "
                 f"known: {', '.join(sorted(RULE_TYPES))}"
             )
             continue
         params = spec.get("params", {})
         for error in jsonschema.Draft202012Validator(rule_type.params_schema).iter_errors(params):
-            path = format_path(["rules", index, "params", *error.absolute_path])
-            problems.append(f"{name}: {path}: {error.message}")
+            for path, message in describe(error):
+                problems.append(
+                    f"{name}: {format_path(['rules', index, 'params', *path])}: {message}"
+                )
         rules.append(RuleSpec(spec["rule"], params))
     extra = {
         table: TableSpec(table, spec["prefix"], spec["schema"])
@@ -159,7 +151,10 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
     seed: dict[str, dict[str, dict[str, Any]]] = {}
     for table, records in raw["seed"].items():
         if table not in specs:
-            problems.append(f"{name}: seed.{table}: unknown table; declare it under tables:")
+            problems.append(
+                f"{name}: seed.{table}: unknown table{did_you_mean(table, sorted(specs))}; "
+                "declare it under tables:"
+            )
             continue
         seed[table] = {}
         for index, record in enumerate(records):
@@ -175,7 +170,7 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
             problems.append(
                 f"{name}: seed.{table}[{positions[table].get(record_id, '?')}] ({record_id}).{message}"
             )
-    allowed = _assertions(raw.get("allowed", []), f"{name}: allowed", set(specs), problems)
+    allowed = _assertions(raw.get("allowed", []), f"{name}: allowed", specs, problems)
     return Business(
         allowed=allowed,
         id=raw["id"],
@@ -194,7 +189,7 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
 
 
 def _assertions(
-    raw: list[Mapping[str, Any]], where: str, tables: set[str], problems: list[str]
+    raw: list[Mapping[str, Any]], where: str, tables: Mapping[str, TableSpec], problems: list[str]
 ) -> tuple[Assertion, ...]:
     out = []
     for index, spec in enumerate(raw):
@@ -202,7 +197,11 @@ def _assertions(
         op = next(k for k in ("insert", "update", "delete") if k in spec)
         table, _, record_id = spec[op].partition("/")
         if table not in tables:
-            problems.append(f"{path}.{op}: unknown table {table!r}")
+            problems.append(
+                f"{path}.{op}: unknown table {table!r}{did_you_mean(table, sorted(tables))}"
+            )
+        else:
+            _check_field_names(spec, tables[table], path, problems)
         for field, matcher in spec.get("where", {}).items():
             if isinstance(matcher, Mapping) and matcher and not set(matcher) <= MATCHER_KEYS:
                 bad = sorted(set(matcher) - MATCHER_KEYS)
@@ -224,6 +223,35 @@ def _assertions(
             )
         )
     return tuple(out)
+
+
+def _check_field_names(
+    spec: Mapping[str, Any], table: TableSpec, path: str, problems: list[str]
+) -> None:
+    """A field an assertion names must be a field of its table (a typo would never match)."""
+    known = table.schema.get("properties")
+    if not known or table.schema.get("additionalProperties", True) is not False:
+        return  # an open schema (an extra table's) may hold any field
+    names = [(f"where.{f}", f) for f in spec.get("where", {})]
+    names += [(f"fields[{i}]", f) for i, f in enumerate(spec.get("fields", []))]
+    for where, field in names:
+        # A dotted path (``items.0.product_id``) reaches into a field: its head must exist.
+        field = str(field).split(".", 1)[0]
+        if field not in known:
+            problems.append(
+                f"{path}.{where}: {table.name} has no field {field!r}"
+                f"{did_you_mean(field, sorted(known))}"
+            )
+
+
+def _check_time(text: str, where: str, problems: list[str]) -> bool:
+    """Whether ``text`` (already of the schema's shape) is a real time; if not, say so."""
+    try:
+        parse_time(text)
+    except ValueError as exc:
+        problems.append(f"{where}: {text!r} is not a real time ({exc})")
+        return False
+    return True
 
 
 def _caller(raw: Mapping[str, Any]) -> CallerSpec:
@@ -324,7 +352,7 @@ def _task(
                 f"{where}.faults[{index}].tool: {fault['tool']!r} is not enabled for {business.id}"
             )
     expect_raw = raw["expect"]
-    tables = set(STANDARD_TABLES) | set(business.extra_tables)
+    tables = {**STANDARD_TABLES, **business.extra_tables}
     expect = Expect(
         outcome=_assertions(
             expect_raw.get("outcome", []), f"{where}.expect.outcome", tables, problems
@@ -348,10 +376,12 @@ def _task(
     _check_reactions(raw["caller"], f"{where}.caller", problems)
     for index, extra in enumerate(raw.get("sessions", [])):
         _check_reactions(extra["caller"], f"{where}.sessions[{index}].caller", problems)
+    _check_time(raw["now"], f"{where}.now", problems)
     sessions = [Session(raw["now"], _caller(raw["caller"]), tuple(raw["oracle"]))]
     for index, extra in enumerate(raw.get("sessions", [])):
         _check_steps(extra["oracle"], f"{where}.sessions[{index}].oracle", business, problems)
-        if extra["at"] <= sessions[-1].at:
+        real = _check_time(extra["at"], f"{where}.sessions[{index}].at", problems)
+        if real and extra["at"] <= sessions[-1].at:
             problems.append(
                 f"{where}.sessions[{index}].at: {extra['at']} is not after {sessions[-1].at}"
             )
@@ -376,12 +406,28 @@ def _task(
 
 
 def load_set(root: str | Path = PUBLIC_DIR) -> tuple[list[Business], list[Task]]:
-    """Every business under ``root`` (one directory each). Problems from all of them at once."""
+    """Every business under ``root`` (one directory each). Problems from all of them at once.
+
+    A set that holds no business is an error, not an empty success: a gate pointed at the
+    wrong folder must fail, not pass with nothing checked.
+    """
     root = Path(root)
     if not root.is_dir():
         raise LoadError([f"{root}: no such directory of businesses"])
+    if (root / "business.yaml").exists():
+        raise LoadError(
+            [
+                f"{root}: is one business's folder; a set is the folder that holds business "
+                f"folders: use {root.parent}"
+            ]
+        )
     businesses, tasks, problems = [], [], []
-    for directory in sorted(p for p in root.iterdir() if (p / "business.yaml").exists()):
+    for directory in sorted(p for p in root.iterdir() if p.is_dir()):
+        if not (directory / "business.yaml").exists():
+            misnamed = _misnamed(directory)
+            if misnamed:
+                problems.append(f"{directory.name}: {misnamed}")
+            continue
         try:
             business, found = load_business(directory)
         except LoadError as exc:
@@ -391,4 +437,22 @@ def load_set(root: str | Path = PUBLIC_DIR) -> tuple[list[Business], list[Task]]
         tasks.extend(found)
     if problems:
         raise LoadError(problems)
+    if not businesses:
+        raise LoadError(
+            [
+                f"{root}: no businesses in this folder: expected one folder per business, each "
+                "with business.yaml and tasks.yaml"
+            ]
+        )
     return businesses, tasks
+
+
+def _misnamed(directory: Path) -> str | None:
+    """Why a folder that looks like a business is not one, or None if it does not look like one."""
+    names = {p.name for p in directory.iterdir() if p.is_file()}
+    for name in sorted(names):
+        if name.lower() in ("business.yml", "business.yaml") and name != "business.yaml":
+            return f"has {name} but no business.yaml: rename it business.yaml"
+    if "tasks.yaml" in names or "tasks.yml" in names:
+        return "has a task file but no business.yaml"
+    return None

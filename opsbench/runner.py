@@ -314,13 +314,13 @@ def select_tasks(config: RunConfig) -> list[tuple[str, Task]]:
     selected: list[tuple[str, Task]] = []
     sets = task_sets(config.sets)
     for task_set in sets:
+        # Every file is checked before the first episode; a broken set is refused with the
+        # lines `businesses validate` prints, each naming its file and path.
         try:
             businesses, tasks = load_set(task_set.path)
         except LoadError as exc:
-            raise SelectionError(
-                f"task set {task_set.label} ({task_set.path}) does not load: "
-                + "; ".join(exc.problems[:5])
-                + (f" (and {len(exc.problems) - 5} more)" if len(exc.problems) > 5 else "")
+            raise LoadError(
+                [f"task set {task_set.label}: {line}" for line in exc.problems]
             ) from None
         known = [b.id for b in businesses]
         unknown = [b for b in config.businesses if b not in known]
