@@ -112,6 +112,10 @@ class RunConfig:
             raise SelectionError(f"--trials must be at least 1, got {self.trials}")
         if self.concurrency < 1:
             raise SelectionError(f"--concurrency must be at least 1, got {self.concurrency}")
+        for name in ("limit", "rpm", "tpm"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise SelectionError(f"--{name} must be at least 1, got {value}")
         if not self.models:
             raise SelectionError("no model given: pass --model, e.g. --model reference/oracle")
         # A model named twice is one model: planning, storing and reporting all count it once.

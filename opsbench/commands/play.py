@@ -84,6 +84,18 @@ def register(app: typer.Typer) -> None:
             typer.echo(message, err=True)
             return typer.Exit(2)
 
+        if now is not None and task is not None:
+            raise fail(
+                f"--now sets the time of a free call; task {task} starts at its own time: "
+                "drop --now, or drop --task for a free call"
+            )
+        if now is not None:
+            from tools.timefmt import parse_time
+
+            try:
+                parse_time(now)
+            except ValueError:
+                raise fail(f"--now {now!r}: expected a real time YYYY-MM-DDTHH:MM") from None
         directory = (root or PUBLIC_DIR) / business
         if not (directory / "business.yaml").exists():
             known = sorted(p.parent.name for p in (root or PUBLIC_DIR).glob("*/business.yaml"))

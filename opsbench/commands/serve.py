@@ -75,7 +75,10 @@ def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve(
         port: Annotated[
-            int, typer.Option("--port", "-p", help="Port on 127.0.0.1; 0 picks a free one.")
+            int,
+            typer.Option(
+                "--port", "-p", min=0, max=65535, help="Port on 127.0.0.1; 0 picks a free one."
+            ),
         ] = 0,
         assistant: Annotated[
             str | None,
