@@ -130,6 +130,9 @@ def tools_list(
     """List the tools with their effect class, or print their schemas."""
     from tools import default_registry, formats
 
+    if task_set is not None and business is None:
+        typer.echo("error: --set is where --business is looked up; give --business too", err=True)
+        raise typer.Exit(2)
     registry = default_registry() if business is None else _business_registry(business, task_set)
     if format is None:
         from rich.console import Console
