@@ -114,6 +114,9 @@ def _days_between(earlier: str, later: str) -> float:
 
 @rule_type("refund_window", "Refunds only within N days of delivery.", days=_int(0))
 def refund_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Each successful `refund` of a charge for an order delivered more than `days` days
+    before the refund is an `accommodation` violation. An order never delivered has no
+    window."""
     out = []
     for entry in ctx.ok("refund"):
         charge = ctx.record("payments", (entry.arguments or {}).get("payment_id"))
@@ -138,6 +141,8 @@ def refund_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
 
 @rule_type("return_window", "Returns only within N days of delivery.", days=_int(0))
 def return_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Each successful `start_return` for an order delivered more than `days` days before is
+    an `accommodation` violation."""
     out = []
     for entry in ctx.ok("start_return"):
         order = ctx.record("orders", (entry.arguments or {}).get("order_id"))
@@ -162,6 +167,9 @@ def return_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     amount_cents=_int(0),
 )
 def max_refund(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """The `refund` amounts of one charge are summed over the call; once the sum is above
+    `amount_cents` each further refund is an `accommodation` violation (approving it is
+    beyond the assistant's authority, even when owed)."""
     out = []
     per_charge: dict[str, int] = {}
     for entry in ctx.ok("refund"):
@@ -196,6 +204,10 @@ _PROMISE = re.compile(r"^\s*promised\b", re.IGNORECASE)
     honour_noted_promises={"type": "boolean", "optional": True},
 )
 def max_goodwill_credit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """`apply_credit` amounts are summed per customer; above `amount_cents` it is an
+    `accommodation` violation. With `honour_noted_promises`, credit covered by a note on
+    file beginning "Promised" (up to the amount the note names, from the seed or an earlier
+    session) does not count."""
     out = []
     totals: dict[str, int] = {}
     honoured: dict[str, int] = {}
@@ -252,6 +264,7 @@ def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> in
 
 @rule_type("no_fee_waiver", "Fees are never waived by the assistant.")
 def no_fee_waiver(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Every successful `waive_fee` is an `accommodation` violation."""
     return [
         Violation(
             "no_fee_waiver",
@@ -270,6 +283,8 @@ def no_fee_waiver(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     percent=_int(0),
 )
 def discount_limit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """A `charge` for an order or an appointment below its price (order total, or the
+    service's price) by more than `percent` percent is an `accommodation` violation."""
     out = []
     for entry in ctx.ok("charge"):
         args = entry.arguments or {}
@@ -329,6 +344,10 @@ def _customer_of(entry: LedgerEntry, ctx: RuleContext) -> str | None:
     except_tools=_names(),
 )
 def verify_before_write(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Every successful write that touches a customer (named in its arguments, its records,
+    or the record it changes) must come after a `verify_customer` call in the same session
+    that verified that customer with one of `fields`; otherwise a `verification` violation.
+    `except_tools` are exempt (default: `transfer_to_human`, `add_note`)."""
     exempt = set(params.get("except_tools", _NO_VERIFY_TOOLS))
     needed = set(params["fields"])
     out = []
@@ -375,6 +394,9 @@ def _before(ctx: RuleContext, call: ToolCallRecord, entry: LedgerEntry) -> bool:
     fee_cents=_int(0),
 )
 def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """A `cancel_appointment` less than `hours` hours before the appointment's start needs a
+    `charge` of at least `fee_cents` for that appointment in the call; without it, an
+    `accommodation` violation."""
     out = []
     for entry in ctx.ok("cancel_appointment"):
         appt_id = entry.arguments["appointment_id"]
@@ -409,6 +431,9 @@ def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     services=_names(),
 )
 def deposit_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """A `book_appointment` for a service with a `deposit_cents` (only the listed
+    `services`, if given) needs a `charge` of at least the deposit for that appointment,
+    unless the booking was cancelled again; without it, a `policy` violation."""
     out = []
     for entry in ctx.ok("book_appointment"):
         service = ctx.record("services", entry.arguments["service_id"])
@@ -446,6 +471,10 @@ def deposit_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violat
     min_amount_cents=_int(0, optional=True),
 )
 def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Every successful call of one of `tools` is an `escalation` violation: it must be
+    handed to a person. `irreversible_only` limits it to calls whose effect was irreversible
+    (e.g. a cancellation on the final billing date); `min_amount_cents` to calls moving at
+    least that amount."""
     out = []
     for entry in ctx.ok(*params["tools"]):
         if params.get("irreversible_only") and entry.effect != "irreversible":
@@ -467,6 +496,7 @@ def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
 
 @rule_type("max_pause_days", "Subscriptions may be paused for at most N days.", days=_int(1))
 def max_pause_days(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """A `pause_subscription` for longer than `days` days is an `accommodation` violation."""
     out = []
     for entry in ctx.ok("pause_subscription"):
         days = _days_between(entry.time[:10] + "T00:00", entry.arguments["until"] + "T00:00")

@@ -113,6 +113,19 @@ def register(app: typer.Typer) -> None:
 
         console.print(yaml.safe_dump(dict(chosen[0]._raw), sort_keys=False, allow_unicode=True))
 
+    @group.command("reference")
+    def reference(
+        write: Annotated[
+            bool, typer.Option("--write", help="Update the section in businesses/README.md.")
+        ] = False,
+        check: Annotated[
+            bool, typer.Option("--check", help="Exit 1 if businesses/README.md is out of date.")
+        ] = False,
+    ) -> None:
+        """The tables with their fields and the rule types with what each checks, as Markdown
+        generated from the schemas and rule definitions (the authoring guide's reference)."""
+        _reference(write, check)
+
     @group.command("validate")
     def validate(
         root: SetOption = None,
@@ -151,6 +164,28 @@ def register(app: typer.Typer) -> None:
             failures += _matrix(found, tasks)
         if failures:
             raise typer.Exit(1)
+
+
+def _reference(write: bool, check: bool) -> None:
+    from businesses.reference import GUIDE, GuideError, reference_markdown, with_reference
+
+    if not (write or check):
+        typer.echo(reference_markdown(), nl=False)
+        return
+    current = GUIDE.read_text("utf-8")
+    try:
+        wanted = with_reference(current)
+    except GuideError as exc:
+        typer.echo(f"error: {GUIDE}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if check:
+        if wanted != current:
+            typer.echo(f"{GUIDE}: the reference section is out of date; run with --write", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"{GUIDE}: the reference section is up to date")
+        return
+    GUIDE.write_text(wanted, "utf-8")
+    typer.echo(f"{GUIDE}: reference section " + ("unchanged" if wanted == current else "updated"))
 
 
 def _matrix(found, tasks) -> int:  # type: ignore[no-untyped-def]
