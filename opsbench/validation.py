@@ -37,14 +37,31 @@ def run_reference(task: Task, flaw: str = "oracle", seed: int = 0) -> ReferenceR
     return asyncio.run(run_reference_async(task, flaw, seed))
 
 
+def _tactic_problems(task: Task) -> list[str]:
+    """Tactic parameters the tactic does not take (the scripted run may never read them; an
+    LLM caller would fail on them mid-run)."""
+    from callers.tactics import TacticError, bind
+
+    problems = []
+    for number, session in enumerate(task.sessions):
+        where = "caller" if number == 0 else f"sessions[{number - 1}].caller"
+        for index, tactic in enumerate(session.caller.tactics):
+            try:
+                bind(tactic)
+            except TacticError as exc:
+                problems.append(f"{where}.tactics[{index}]: {exc}")
+    return problems
+
+
 def validate_task(task: Task) -> list[str]:
     """Why ``task``'s reference plan does not pass, or ``[]`` when it does.
 
     The oracle run through the real tools must satisfy the outcome, leave no collateral, break
     no rule, escalate exactly as expected, and state every fact it must disclose.
     """
+    problems = _tactic_problems(task)
     run = run_reference(task, "oracle")
-    problems = [f"oracle: {reason}" for reason in run.score.reasons]
+    problems += [f"oracle: {reason}" for reason in run.score.reasons]
     # A reference call the tools reject as malformed is a typo in the task, even when the
     # outcome still holds (a misspelt argument of a lookup).
     for call in run.result.trace:

@@ -145,3 +145,17 @@ def test_validate_fails_on_a_set_that_checks_nothing(tmp_path):
         assert result.exit_code == 2, (target, result.output)
         assert len(result.output.strip().splitlines()) == 1, result.output
         assert "0 of 0" not in result.output
+
+
+def test_validate_names_a_tactic_parameter_the_tactic_does_not_take(tmp_path):
+    target = tmp_path / "mini_clinic"
+    shutil.copytree(MINI / "mini_clinic", target)
+    path = target / "tasks.yaml"
+    path.write_text(
+        path.read_text().replace(
+            "tactics: [exception_request]", "tactics: [{name: exception_request, reasn: x}]"
+        )
+    )
+    result = RUNNER.invoke(app, ["businesses", "validate", "--set", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "caller.tactics[0]: tactic 'exception_request' has no parameter 'reasn'" in result.output
