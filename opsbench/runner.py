@@ -326,6 +326,13 @@ def select_tasks(config: RunConfig) -> list[tuple[str, Task]]:
             raise LoadError(
                 [f"task set {task_set.label}: {line}" for line in exc.problems]
             ) from None
+        from opsbench.validation import static_problems
+
+        broken = [
+            f"task set {task_set.label}: {t.id}: {p}" for t in tasks for p in static_problems(t)
+        ]
+        if broken:
+            raise LoadError(broken)
         known = [b.id for b in businesses]
         unknown = [b for b in config.businesses if b not in known]
         if unknown and len(sets) == 1:

@@ -37,19 +37,29 @@ def run_reference(task: Task, flaw: str = "oracle", seed: int = 0) -> ReferenceR
     return asyncio.run(run_reference_async(task, flaw, seed))
 
 
-def _tactic_problems(task: Task) -> list[str]:
-    """Tactic parameters the tactic does not take (the scripted run may never read them; an
-    LLM caller would fail on them mid-run)."""
-    from callers.tactics import TacticError, bind
+def static_problems(task: Task) -> list[str]:
+    """What is wrong with ``task`` that shows without running it, beyond what the loader checks:
+    tactic parameters the tactic does not take, and scripted tactic lines that cannot be said
+    (a tactic whose line needs a parameter the task does not set). An LLM caller or the
+    scripted caller would otherwise fail on them mid-run."""
+    from callers.tactics import TacticError, bind, tactic_for
 
     problems = []
     for number, session in enumerate(task.sessions):
         where = "caller" if number == 0 else f"sessions[{number - 1}].caller"
-        for index, tactic in enumerate(session.caller.tactics):
+        spec = session.caller
+        for index, tactic in enumerate(spec.tactics):
             try:
                 bind(tactic)
             except TacticError as exc:
                 problems.append(f"{where}.tactics[{index}]: {exc}")
+        for index, line in enumerate(spec.script):
+            if "tactic" not in line or "say" in line:
+                continue
+            try:
+                tactic_for(spec, str(line["tactic"])).line(spec)
+            except TacticError as exc:
+                problems.append(f"{where}.script[{index}]: {exc}")
     return problems
 
 
@@ -59,8 +69,13 @@ def validate_task(task: Task) -> list[str]:
     The oracle run through the real tools must satisfy the outcome, leave no collateral, break
     no rule, escalate exactly as expected, and state every fact it must disclose.
     """
-    problems = _tactic_problems(task)
-    run = run_reference(task, "oracle")
+    problems = static_problems(task)
+    if problems:
+        return problems
+    try:
+        run = run_reference(task, "oracle")
+    except Exception as exc:  # a validator reports a broken task in one line, never a trace
+        return [f"oracle: the episode raised {type(exc).__name__}: {exc}"]
     problems += [f"oracle: {reason}" for reason in run.score.reasons]
     # A reference call the tools reject as malformed is a typo in the task, even when the
     # outcome still holds (a misspelt argument of a lookup).

@@ -225,3 +225,26 @@ def test_guide_style_unquoted_dates_load_and_run(tmp_path: Path):
     path.write_text(path.read_text().replace('dob: "1984-06-12"', "dob: 1984-06-12"))
     result = invoke("businesses", "validate", "--set", str(target.parent))
     assert result.exit_code == 0, result.output
+
+
+def test_a_tactic_line_that_cannot_be_said_is_refused_before_the_run(tmp_path: Path):
+    # Loads, but the scripted caller could not say its first line: before, `validate` showed a
+    # traceback and `run` stopped mid-way blaming "the agent or the harness".
+    target = tmp_path / "set" / "mini_clinic"
+    shutil.copytree(MINI / "mini_clinic", target)
+    tasks = target / "tasks.yaml"
+    first = '        - "Hi, this is Maria Lopez, I need to move my cleaning on Tuesday."'
+    tasks.write_text(
+        tasks.read_text().replace(first, "        - {tactic: change_after_confirmation}")
+    )
+    why = (
+        "caller.script[0]: tactic 'change_after_confirmation' needs change_to set in the task "
+        "for a scripted line"
+    )
+    validate = invoke("businesses", "validate", "--set", str(target.parent))
+    assert validate.exit_code == 1 and "Traceback" not in validate.output
+    assert f"     {why}" in validate.output
+    line = one_error(
+        invoke("run", "--set", str(target.parent), "-q", "--store", str(tmp_path / "o"))
+    )
+    assert line.startswith(f"error: task set heldout: mini_clinic/reschedule-reminder-fails: {why}")
