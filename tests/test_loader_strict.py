@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from businesses import LoadError, load_business, load_set
 from businesses.errors import MAX_PROBLEM_CHARS
@@ -212,3 +214,67 @@ def test_a_missing_business_yaml_is_named(tmp_path):
     with pytest.raises(LoadError) as caught:
         load_set(tmp_path)
     assert caught.value.problems == ["mini_clinic: has a task file but no business.yaml"]
+
+
+# -- any value anywhere: loaded, or refused with LoadError lines; never another exception ----
+
+_BASE = {
+    name: yaml.safe_load((SOURCE / name).read_text("utf-8"))
+    for name in ("business.yaml", "tasks.yaml")
+}
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _paths(value, (*prefix, index))
+
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**12), max_value=10**12),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=20),
+    st.sampled_from(["2026-02-30T09:00", "2026-03-02T25:61", "0000-01-01", "APT-9999", "x" * 400]),
+)
+_VALUES = st.one_of(
+    _SCALARS,
+    st.lists(_SCALARS, max_size=3),
+    st.dictionaries(st.text(max_size=5), _SCALARS, max_size=3),
+)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(data=st.data())
+def test_any_value_anywhere_is_loaded_or_refused_never_a_crash(tmp_path_factory, data):
+    import copy
+
+    from opsbench.validation import validate_task
+
+    name = data.draw(st.sampled_from(sorted(_BASE)))
+    changed = copy.deepcopy(_BASE[name])
+    path = data.draw(st.sampled_from(list(_paths(changed))[1:]))
+    parent = changed
+    for key in path[:-1]:
+        parent = parent[key]
+    if isinstance(parent, dict) and data.draw(st.booleans()):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = data.draw(_VALUES)
+    directory = tmp_path_factory.mktemp("any") / "mini_clinic"
+    directory.mkdir()
+    for file, content in _BASE.items():
+        text = yaml.safe_dump(changed if file == name else content, sort_keys=False)
+        (directory / file).write_text(text, "utf-8")
+    try:
+        _, tasks = load_business(directory)
+    except LoadError as exc:
+        assert exc.problems and all("\n" not in p for p in exc.problems)
+        return
+    for task in tasks:
+        assert isinstance(validate_task(task), list)
