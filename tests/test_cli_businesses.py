@@ -159,3 +159,22 @@ def test_validate_names_a_tactic_parameter_the_tactic_does_not_take(tmp_path):
     result = RUNNER.invoke(app, ["businesses", "validate", "--set", str(tmp_path)])
     assert result.exit_code == 1
     assert "caller.tactics[0]: tactic 'exception_request' has no parameter 'reasn'" in result.output
+
+
+def test_validate_matrix_flags_a_say_line_that_claims_an_action(tmp_path):
+    # The guide's rule: say-lines never claim an action (the closing summary reports what the
+    # ledger shows). The oracle still passes; the honest-partial assistant, which skips a write,
+    # is then made to claim it, and the matrix names the task.
+    target = tmp_path / "mini_clinic"
+    shutil.copytree(MINI / "mini_clinic", target)
+    path = target / "tasks.yaml"
+    asks = "When would you like to come in instead?"
+    path.write_text(path.read_text().replace(asks, "I've moved your appointment to Thursday.", 1))
+    plain = RUNNER.invoke(app, ["businesses", "validate", "--set", str(tmp_path)])
+    assert plain.exit_code == 0 and "5 of 5 tasks valid" in plain.output
+    result = RUNNER.invoke(app, ["businesses", "validate", "--matrix", "--set", str(tmp_path)])
+    assert result.exit_code == 1
+    assert (
+        "GAP mini_clinic/reschedule-reminder-fails: reference/honest-partial should be disclosed"
+        in result.output
+    )
