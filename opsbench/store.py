@@ -300,8 +300,7 @@ class Store:
             )
         if "readonly" in str(exc) or "read-only" in str(exc):
             return StoreError(
-                f"results store {self.path} is read-only: make it writable, or pass another "
-                "--store (the read commands report, show, compare, export and runs read it as is)"
+                f"results store {self.path} is read-only: make it writable, or pass another --store"
             )
         return StoreError(f"results store {self.path}: {exc}")
 

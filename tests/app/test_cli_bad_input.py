@@ -14,6 +14,7 @@ import sqlite3
 import string
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -243,7 +244,8 @@ def positional(env: Env, command: str) -> list[str]:
     }.get(command, [])
 
 
-def commands() -> list[tuple[str, typer.core.click.Command]]:  # type: ignore[name-defined]
+def commands() -> list[tuple[str, Any]]:
+    """Every leaf command as (its path, the click command)."""
     root = typer.main.get_command(app)
     found = []
 
