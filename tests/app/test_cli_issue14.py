@@ -52,12 +52,11 @@ def mini_run(store: Path, *extra: str):
     ],
     ids=lambda v: " ".join(v) if isinstance(v, tuple) else None,
 )
-def test_a_bad_option_is_one_line_before_anything_runs(tmp_path: Path, args, expected):
-    os.chdir(tmp_path)  # nothing may be written; if it were, it would be here
-    try:
-        line = one_error(invoke(*args))
-    finally:
-        os.chdir(Path(__file__).parents[2])
+def test_a_bad_option_is_one_line_before_anything_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args, expected
+):
+    monkeypatch.chdir(tmp_path)  # nothing may be written; if it were, it would be here
+    line = one_error(invoke(*args))
     assert line.startswith(expected), line
     assert not (tmp_path / "opsbench-results").exists()
 
