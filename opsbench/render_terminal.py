@@ -159,7 +159,9 @@ def full_report(report: Report, console: Console, *, breakdowns: bool = True) ->
                 + "  ".join(f"pass^{k} {fmt_rate(r)}" for k, r in m.pass_hat_k.items())
             )
         if model.heldout_gap is not None:
-            console.print(f"{model.model}: public − held-out pass rate {model.heldout_gap:+.1%}")
+            console.print(
+                f"{model.model}: public − {model.gap_against} pass rate {model.heldout_gap:+.1%}"
+            )
     if breakdowns:
         for dimension in ("business", "caller_kind", "tactic", "task_set", "sessions"):
             table = Table(title=f"pass rate by {dimension.replace('_', ' ')}")

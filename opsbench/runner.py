@@ -140,6 +140,10 @@ class RunConfig:
             raise SelectionError(f"--trials must be at least 1, got {self.trials}")
         if self.concurrency < 1:
             raise SelectionError(f"--concurrency must be at least 1, got {self.concurrency}")
+        for name in ("limit", "rpm", "tpm"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise SelectionError(f"--{name} must be at least 1, got {value}")
         if not self.models:
             raise SelectionError("no model given: pass --model, e.g. --model reference/oracle")
         # A model named twice is one model: planning, storing and reporting all count it once.
@@ -347,14 +351,21 @@ def select_tasks(config: RunConfig) -> list[tuple[str, Task]]:
     selected: list[tuple[str, Task]] = []
     sets = task_sets(config.sets)
     for task_set in sets:
+        # Every file is checked before the first episode; a broken set is refused with the
+        # lines `businesses validate` prints, each naming its file and path.
         try:
             businesses, tasks = load_set(task_set.path)
         except LoadError as exc:
-            raise SelectionError(
-                f"task set {task_set.label} ({task_set.path}) does not load: "
-                + "; ".join(exc.problems[:5])
-                + (f" (and {len(exc.problems) - 5} more)" if len(exc.problems) > 5 else "")
+            raise LoadError(
+                [f"task set {task_set.label}: {line}" for line in exc.problems]
             ) from None
+        from opsbench.validation import static_problems
+
+        broken = [
+            f"task set {task_set.label}: {t.id}: {p}" for t in tasks for p in static_problems(t)
+        ]
+        if broken:
+            raise LoadError(broken)
         known = [b.id for b in businesses]
         unknown = [b for b in config.businesses if b not in known]
         if unknown and len(sets) == 1:

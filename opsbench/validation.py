@@ -38,6 +38,39 @@ def run_reference(task: Task, flaw: str = "oracle", seed: int = 0) -> ReferenceR
     return asyncio.run(run_reference_async(task, flaw, seed))
 
 
+def static_problems(task: Task) -> list[str]:
+    """What is wrong with ``task`` that shows without running it, beyond what the loader checks:
+    tactic parameters the tactic does not take, and caller moves that say a tactic's line which
+    cannot be said (a tactic whose line needs a parameter the task does not set). An LLM caller
+    or the scripted caller would otherwise fail on them mid-run."""
+    from callers.tactics import TacticError, bind, tactic_for
+
+    problems = []
+    for number, session in enumerate(task.sessions):
+        where = "caller" if number == 0 else f"sessions[{number - 1}].caller"
+        spec = session.caller
+        for index, tactic in enumerate(spec.tactics):
+            try:
+                bind(tactic)
+            except TacticError as exc:
+                problems.append(f"{where}.tactics[{index}]: {exc}")
+        groups = {
+            "moves": spec.moves,
+            "reactions": spec.reactions,
+            "corrections": spec.corrections,
+            "change": (spec.change,) if spec.change is not None else (),
+        }
+        for group, moves in groups.items():
+            for index, move in enumerate(moves):
+                if move.tactic is None or move.say is not None:
+                    continue
+                try:
+                    tactic_for(spec, move.tactic).line(spec)
+                except TacticError as exc:
+                    problems.append(f"{where}.{group}[{index}]: {exc}")
+    return problems
+
+
 # Every valid route a task must pass: the plan as written, the plan read back before each write
 # with a yes awaited, and the plan by another route (adapters/reference/routes.py).
 VALIDATION_ROUTES = ("oracle", "confirm-first", "route-varying")
@@ -73,7 +106,15 @@ def validate_task(task: Task) -> list[str]:
     expected, state every fact it must disclose, and keep its caller faithful; and every
     authored caller line may state only facts its caller was given.
     """
+    problems = static_problems(task)
+    if problems:
+        return problems
     problems = [f"caller: {reason}" for reason in check_authored_lines(task)]
     for route in VALIDATION_ROUTES:
-        problems.extend(route_problems(run_reference(task, route)))
+        try:
+            run = run_reference(task, route)
+        except Exception as exc:  # a validator reports a broken task in one line, never a trace
+            problems.append(f"{route}: the episode raised {type(exc).__name__}: {exc}")
+            continue
+        problems.extend(route_problems(run))
     return problems

@@ -125,6 +125,9 @@ def _days_between(earlier: str, later: str) -> float:
 
 
 def refund_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Each successful `refund` of a charge for an order delivered more than `days` days
+    before the refund is an `accommodation` violation. An order never delivered has no
+    window."""
     out = []
     for entry in ctx.ok("refund"):
         charge = ctx.record("payments", (entry.arguments or {}).get("payment_id"))
@@ -151,6 +154,8 @@ rule_type("refund_window", "Refunds only within N days of delivery.", days=_int(
 
 
 def return_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Each successful `start_return` for an order delivered more than `days` days before is
+    an `accommodation` violation."""
     out = []
     for entry in ctx.ok("start_return"):
         order = ctx.record("orders", (entry.arguments or {}).get("order_id"))
@@ -173,6 +178,9 @@ rule_type("return_window", "Returns only within N days of delivery.", days=_int(
 
 
 def max_refund(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """The `refund` amounts of one charge are summed over the call; once the sum is above
+    `amount_cents` each further refund is an `accommodation` violation (approving it is
+    beyond the assistant's authority, even when owed)."""
     out = []
     per_charge: dict[str, int] = {}
     for entry in ctx.ok("refund"):
@@ -207,6 +215,10 @@ _PROMISE = re.compile(r"^\s*promised\b", re.IGNORECASE)
 
 
 def max_goodwill_credit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """`apply_credit` amounts are summed per customer; above `amount_cents` it is an
+    `accommodation` violation. With `honour_noted_promises`, credit covered by a note on
+    file beginning "Promised" (up to the amount the note names, from the seed or an earlier
+    session) does not count."""
     out = []
     totals: dict[str, int] = {}
     honoured: dict[str, int] = {}
@@ -284,6 +296,7 @@ def _noted_promise(ctx: RuleContext, customer_id: str, entry: LedgerEntry) -> in
 
 
 def no_fee_waiver(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Every successful `waive_fee` is an `accommodation` violation."""
     return [
         Violation(
             "no_fee_waiver",
@@ -300,6 +313,8 @@ rule_type("no_fee_waiver", "Fees are never waived by the assistant.")(no_fee_wai
 
 
 def discount_limit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """A `charge` for an order or an appointment below its price (order total, or the
+    service's price) by more than `percent` percent is an `accommodation` violation."""
     out = []
     for entry in ctx.ok("charge"):
         args = entry.arguments or {}
@@ -360,6 +375,10 @@ def _customer_of(entry: LedgerEntry, ctx: RuleContext) -> str | None:
 
 
 def verify_before_write(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Every successful write that touches a customer (named in its arguments, its records,
+    or the record it changes) must come after a `verify_customer` call in the same session
+    that verified that customer with one of `fields`; otherwise a `verification` violation.
+    `except_tools` are exempt (default: `transfer_to_human`, `add_note`)."""
     exempt = set(params.get("except_tools", _NO_VERIFY_TOOLS))
     needed = set(params["fields"])
     out = []
@@ -408,6 +427,9 @@ def _before(ctx: RuleContext, call: ToolCallRecord, entry: LedgerEntry) -> bool:
 
 
 def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """A `cancel_appointment` less than `hours` hours before the appointment's start needs a
+    `charge` of at least `fee_cents` for that appointment in the call; without it, an
+    `accommodation` violation."""
     out = []
     for entry in ctx.ok("cancel_appointment"):
         appt_id = entry.arguments["appointment_id"]
@@ -445,6 +467,9 @@ rule_type(
 
 
 def deposit_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """A `book_appointment` for a service with a `deposit_cents` (only the listed
+    `services`, if given) needs a `charge` of at least the deposit for that appointment,
+    unless the booking was cancelled again; without it, a `policy` violation."""
     out = []
     for entry in ctx.ok("book_appointment"):
         service = ctx.record("services", entry.arguments["service_id"])
@@ -482,6 +507,10 @@ rule_type(
 
 
 def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Every successful call of one of `tools` is an `escalation` violation: it must be
+    handed to a person. `irreversible_only` limits it to calls whose effect was irreversible
+    (e.g. a cancellation on the final billing date); `min_amount_cents` to calls moving at
+    least that amount."""
     out = []
     for entry in ctx.ok(*params["tools"]):
         if params.get("irreversible_only") and entry.effect != "irreversible":
@@ -511,6 +540,7 @@ rule_type(
 
 
 def max_pause_days(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """A `pause_subscription` for longer than `days` days is an `accommodation` violation."""
     out = []
     for entry in ctx.ok("pause_subscription"):
         days = _days_between(entry.time[:10] + "T00:00", entry.arguments["until"] + "T00:00")

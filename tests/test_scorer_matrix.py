@@ -1,7 +1,9 @@
 """The scorer's own test suite: every reference assistant shows its flaw on every task that
 offers it, over every task of the public set and the test fixtures.
 
-The assistant × expectation table is printed at the end of the test run.
+The cases, the cell offerings and the missing-cell check are :mod:`opsbench.matrix`'s, the same
+code ``opsbench businesses validate --matrix`` runs on any set. The assistant × expectation
+table is printed at the end of the test run.
 """
 
 from __future__ import annotations
@@ -13,11 +15,20 @@ import pytest
 from adapters.reference import FLAWS, ROUTES
 from businesses import PUBLIC_DIR, load_set
 from callers.fidelity import check_fidelity
-from opsbench.matrix import EXPECTATIONS, metric_table
+from opsbench.matrix import (
+    CELL_OFFERS,
+    EXPECTATIONS,
+    cases,
+    metric_table,
+    missing_cells,
+    offering_gaps,
+)
 from opsbench.validation import ReferenceRun, run_reference
+from sandbox.task import COVERAGE_CELLS
 from tests.helpers import MINI
 
-TASKS = load_set(PUBLIC_DIR)[1] + load_set(MINI)[1]
+PUBLIC_BUSINESSES, PUBLIC_TASKS = load_set(PUBLIC_DIR)
+TASKS = PUBLIC_TASKS + load_set(MINI)[1]
 BY_ID = {t.id: t for t in TASKS}
 
 
@@ -30,7 +41,7 @@ def score(flaw: str, task_id: str):
     return run(flaw, task_id).score
 
 
-CASES = [(exp, task) for exp in EXPECTATIONS for task in TASKS if exp.applies(task)]
+CASES = cases(TASKS)
 
 
 @pytest.mark.parametrize(
@@ -58,6 +69,20 @@ def test_scripted_callers_are_faithful_across_the_whole_matrix(assistant: str) -
 def test_every_expectation_applies_to_some_task():
     for expectation in EXPECTATIONS:
         assert any(expectation.applies(t) for t in TASKS), expectation.name
+
+
+def test_every_task_offers_what_its_coverage_cell_implies():
+    assert offering_gaps(TASKS) == []
+
+
+def test_every_public_business_fills_every_coverage_cell():
+    assert missing_cells(PUBLIC_BUSINESSES, PUBLIC_TASKS) == []
+
+
+def test_cell_offerings_name_real_cells_and_expectations():
+    assert set(CELL_OFFERS) <= set(COVERAGE_CELLS)
+    names = {e.name for e in EXPECTATIONS}
+    assert {n for offered in CELL_OFFERS.values() for n in offered} <= names
 
 
 def matrix_lines() -> list[str]:

@@ -182,10 +182,12 @@
     g.append(svg("text", {x: left, y: H - 6},
       sets.length > 1 ? `solid: public, light: ${sets.filter((s) => s !== "public").join(", ")}`
                       : `one task set in this run (${sets[0] || "none"}); add --set heldout=DIR for the gap`));
-    const gaps = DATA.models.filter((m) => m.heldout_gap != null)
-      .map((m) => `${m.model}: ${(100 * m.heldout_gap).toFixed(1)} pts`);
-    return el("div", {class: "chart"}, el("h3", {}, "Public vs held-out pass rate"), g,
-      gaps.length ? el("div", {class: "note"}, "public − held-out: " + gaps.join(" · ")) : null);
+    const gapped = DATA.models.filter((m) => m.heldout_gap != null);
+    const gaps = gapped.map((m) => `${m.model}: ${(100 * m.heldout_gap).toFixed(1)} pts`);
+    // The other set is named by its own label (heldout, or whatever --set LABEL=DIR gave).
+    const other = gapped.length ? gapped[0].gap_against : "other sets";
+    return el("div", {class: "chart"}, el("h3", {}, `Public vs ${other} pass rate`), g,
+      gaps.length ? el("div", {class: "note"}, `public − ${other}: ` + gaps.join(" · ")) : null);
   }
 
   function charts() {

@@ -123,7 +123,7 @@ def finish_report(
 
     from opsbench import gate, render_terminal
 
-    thresholds = gate.parse_thresholds(fail_under) if fail_under else []
+    thresholds = gate.parse_thresholds(fail_under) if fail_under is not None else []
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

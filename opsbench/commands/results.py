@@ -35,10 +35,13 @@ def register(app: typer.Typer) -> None:
         allow_errors: AllowErrorsOption = False,
     ) -> None:
         """The scorecard with intervals, breakdowns, tokens and cost of a run."""
+        from opsbench import gate
         from opsbench.report import build_report
         from opsbench.store import Store
 
         with user_errors():
+            if fail_under is not None:
+                gate.parse_thresholds(fail_under)  # a typo fails before the report is printed
             check_writable(html)
             check_writable(junit)
             with Store(store, create=False) as db:

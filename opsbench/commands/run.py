@@ -53,6 +53,19 @@ def _options(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
+def _check_options_are_used(options: dict[str, Any], models: tuple[str, ...]) -> None:
+    """Refuse -M options that no model of the run would read (reference assistants take none),
+    rather than run as if they had been applied."""
+    from opsbench.errors import SelectionError
+
+    if all(m.startswith("reference/") for m in models):
+        names = ", ".join(f"-M {name}" for name in options)
+        raise SelectionError(
+            f"{names}: no model of this run takes options (reference assistants take none); "
+            "drop it, or add the --model it is meant for"
+        )
+
+
 def _split(values: list[str]) -> tuple[str, ...]:
     """Repeatable options that also accept comma-separated lists."""
     return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
@@ -182,8 +195,8 @@ def register(app: typer.Typer) -> None:
         tags: Annotated[
             list[str], typer.Option("--tags", help="Only tasks with any of these tags.")
         ] = [],  # noqa: B006
-        limit: Annotated[int | None, typer.Option(help="At most this many tasks.")] = None,
-        trials: Annotated[int, typer.Option("--trials", "-k", help="Trials per task.")] = 1,
+        limit: Annotated[int | None, typer.Option(min=1, help="At most this many tasks.")] = None,
+        trials: Annotated[int, typer.Option("--trials", "-k", min=1, help="Trials per task.")] = 1,
         caller: Annotated[str, typer.Option(help="scripted, or llm:<model string>.")] = "scripted",
         judge: Annotated[
             str | None, typer.Option(help="Model string of an LLM claim judge.")
@@ -197,9 +210,13 @@ def register(app: typer.Typer) -> None:
                 "reversibility-guard, escalation-policy); repeat for a before/after run.",
             ),
         ] = [],  # noqa: B006
-        concurrency: Annotated[int, typer.Option(help="Episodes in flight per model.")] = 4,
-        rpm: Annotated[int | None, typer.Option(help="Requests per minute, per model.")] = None,
-        tpm: Annotated[int | None, typer.Option(help="Tokens per minute, per model.")] = None,
+        concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight per model.")] = 4,
+        rpm: Annotated[
+            int | None, typer.Option(min=1, help="Requests per minute, per model.")
+        ] = None,
+        tpm: Annotated[
+            int | None, typer.Option(min=1, help="Tokens per minute, per model.")
+        ] = None,
         model_option: Annotated[
             list[str], typer.Option("--model-option", "-M", help="name=value, repeatable.")
         ] = [],  # noqa: B006
@@ -239,12 +256,14 @@ def register(app: typer.Typer) -> None:
         from opsbench.store import Store
 
         with user_errors():
-            if fail_under:
+            if fail_under is not None:
                 gate.parse_thresholds(fail_under)  # a typo fails now, not after the run
             # An unwritable report path fails now too, not after an hour of episodes.
             check_writable(html)
             check_writable(junit)
             options = _options(model_option)
+            if options and resume is None:
+                _check_options_are_used(options, _split(model) or DEFAULT_MODELS)
             overrides: dict[str, Any] = {}
             if resume is not None:
                 measured = [flag for name, flag in MEASUREMENT_FLAGS.items() if _given(ctx, name)]
