@@ -114,7 +114,17 @@ def register(app: typer.Typer) -> None:
         console.print(yaml.safe_dump(dict(chosen[0]._raw), sort_keys=False, allow_unicode=True))
 
     @group.command("validate")
-    def validate(root: SetOption = None, business: BusinessOption = None) -> None:
+    def validate(
+        root: SetOption = None,
+        business: BusinessOption = None,
+        matrix: Annotated[
+            bool,
+            typer.Option(
+                "--matrix",
+                help="Also run every reference assistant: each must show its flaw where it applies.",
+            ),
+        ] = False,
+    ) -> None:
         """Load every file, then run each task's reference plan through the real tools and scorer."""
         from opsbench.validation import validate_task
 
@@ -131,5 +141,20 @@ def register(app: typer.Typer) -> None:
             f"{len(tasks) - failures} of {len(tasks)} tasks valid in {len(found)} "
             + ("business" if len(found) == 1 else "businesses")
         )
+        if matrix:
+            from opsbench.matrix import run_matrix
+
+            cells, _runs = run_matrix(tasks)
+            for cell in cells:
+                mark = "ok  " if not cell.failures else "FAIL"
+                what = f"reference/{cell.expectation.flaw}: {cell.expectation.name}"
+                typer.echo(f"{mark} {what}: {cell.held} of {cell.applicable} tasks")
+                for task_id in cell.failures:
+                    typer.echo(f"     {task_id}")
+            failures += sum(len(c.failures) for c in cells)
         if failures:
             raise typer.Exit(1)
+
+    from opsbench.commands.businesses_new import register_new
+
+    register_new(group)
