@@ -21,11 +21,18 @@ def async_client(base_url: str | None) -> openai.AsyncOpenAI:
 
 
 async def as_provider_errors(call: Callable[[], Awaitable[T]]) -> T:
-    """``await call()``, an unreachable or failing model raised as :class:`ProviderError` (the
-    episode is an infrastructure error, not the agent's fault)."""
+    """``await call()``, an unreachable, overloaded or refusing provider raised as
+    :class:`ProviderError` (the episode is an infrastructure error, not the agent's fault); a
+    request the provider calls malformed is re-raised as the agent's own error."""
     try:
         return await call()
     except openai.APIStatusError as exc:
+        if exc.status_code in _REQUEST_FAULTS:
+            raise  # the agent's own request is wrong: a bug to fix, not an outage to retry
         raise ProviderError(f"{type(exc).__name__}: {exc}", status=exc.status_code) from exc
-    except openai.APIConnectionError as exc:
+    except openai.APIConnectionError as exc:  # includes timeouts
         raise ProviderError(f"{type(exc).__name__}: {exc}") from exc
+
+
+# 4xx statuses that mean the request itself was malformed or refused as sent.
+_REQUEST_FAULTS = frozenset({400, 404, 413, 422})

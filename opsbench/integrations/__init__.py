@@ -8,5 +8,7 @@ core module imports this package, so a missing optional extra breaks only its ow
     bridge      an agent that runs its own tool loop, as an OpsBench assistant
     mcp_agent   an agent whose tools are MCP: the harness hands it each episode's server
     inspect_*   the Inspect AI task ``opsbench/opsbench`` (solver, scorer, model bridge)
-    skeleton    ``opsbench businesses new``: a new business and three tasks that validate
+    parity      the same assistant through ``opsbench run`` and the Inspect task
+    new_business  ``opsbench businesses new``: a business and three tasks that validate,
+                rendered from the templates in ``skeleton/``
 """

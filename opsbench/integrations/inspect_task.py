@@ -11,7 +11,8 @@ own scorer right after, as ``opsbench run`` does. The scorer reports OpsBench's 
 failure classes as Inspect metrics (means over samples); the full OpsBench score, the ledger
 and the state diff are in each sample's metadata, and the conversation in its messages.
 
-Samples show only the task's title; the model is told what any OpsBench assistant is told
+Inspect's ``--epochs N`` are OpsBench's trials (epoch 1 runs with the seed ``-T seed=…``, later
+epochs with the seeds ``opsbench run --trials`` derives). Samples show only the task's title; the model is told what any OpsBench assistant is told
 (the business's instructions, tools, the caller's words), never the task's plan.
 """
 
@@ -107,7 +108,7 @@ def opsbench_episode(
     Inspect can record them in the log.
     """
     from businesses import initial_tables
-    from opsbench.runner import resolve_caller
+    from opsbench.runner import episode_seed, resolve_caller
     from sandbox.diff import diff
     from sandbox.episode import Limits, run_episode
     from sandbox.scorer import score_episode
@@ -120,12 +121,15 @@ def opsbench_episode(
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         ops_task = tasks[str(state.sample_id)]
         model = get_model()
+        # Inspect's epochs are OpsBench's trials: epoch 1 is trial 0, with the run's seed.
+        trial = max(state.epoch - 1, 0)
         result = await run_episode(
             ops_task,
             initial_tables(ops_task),
             lambda _context: InspectAssistant(model),
             make_caller,
-            seed=seed,
+            seed=episode_seed(seed, trial),
+            trial=trial,
             limits=limits,
         )
         if result.infrastructure_error:
@@ -236,6 +240,8 @@ def opsbench(
     ``set``: ``public``, a directory of businesses, or ``LABEL=DIR``; ``business``, ``task``
     (glob) and ``tags`` filter (comma-separated); ``caller``: ``scripted`` or ``llm:<model>``.
     """
+    from opsbench.runner import parse_task_set
+
     chosen = select(set, business, task, tags, limit)
     samples = [
         Sample(
@@ -252,7 +258,7 @@ def opsbench(
         for label, t in chosen
     ]
     return Task(
-        dataset=MemoryDataset(samples, name=f"opsbench-{set.partition('=')[0]}"),
+        dataset=MemoryDataset(samples, name=f"opsbench-{parse_task_set(set).label}"),
         solver=opsbench_episode(set, caller, seed, max_turns, max_tool_rounds),
         scorer=opsbench_scorer(),
         version=0,
