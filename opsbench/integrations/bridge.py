@@ -185,29 +185,3 @@ def _caller_lines(messages: tuple[Message, ...]) -> tuple[str, ...]:
             break
         lines.append(message.content)
     return tuple(reversed(lines))
-
-
-def history_as_openai(turn: AgentTurn) -> list[dict[str, Any]]:
-    """The conversation so far as OpenAI Chat Completions messages (system prompt first)."""
-    out: list[dict[str, Any]] = [{"role": "system", "content": turn.instructions}]
-    for message in turn.history:
-        if message.role == "user":
-            out.append({"role": "user", "content": message.content})
-        elif message.role == "assistant":
-            entry: dict[str, Any] = {"role": "assistant", "content": message.content or None}
-            if message.tool_calls:
-                entry["tool_calls"] = [
-                    {
-                        "id": c.id,
-                        "type": "function",
-                        "function": {"name": c.name, "arguments": c.arguments},
-                    }
-                    for c in message.tool_calls
-                ]
-            out.append(entry)
-        else:
-            out.extend(
-                {"role": "tool", "tool_call_id": r.call_id, "content": r.content}
-                for r in message.tool_results
-            )
-    return out
