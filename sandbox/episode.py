@@ -336,6 +336,12 @@ async def run_episode(
             ending = "infrastructure_error"
             error = f"{type(exc).__name__}: {exc}"
             error_status = exc.status
+        finally:
+            # An assistant with work in flight (an agent framework's own loop) is told its
+            # session is over, whatever ended it.
+            close = getattr(assistant, "aclose", None)
+            if close is not None:
+                await close()
         endings.append(ending or "caller_hung_up")
         if ending == "infrastructure_error":
             break

@@ -166,6 +166,10 @@ def register(app: typer.Typer) -> None:
         if failures:
             raise typer.Exit(1)
 
+    from opsbench.commands.businesses_new import register_new
+
+    register_new(group)
+
 
 def _reference(write: bool, check: bool) -> None:
     from businesses.reference import GUIDE, GuideError, reference_markdown, with_reference
