@@ -1,5 +1,6 @@
-"""`opsbench businesses new NAME`: the skeleton validates, passes the reference matrix, runs
-through the runner, and bad names or existing files are one line and exit 2."""
+"""`opsbench businesses new NAME`: the skeleton fills every coverage cell, validates on every
+route with a faithful caller, passes the full reference matrix with no gap, runs through the
+runner, and bad names or existing files are one line and exit 2."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ import yaml
 from typer.testing import CliRunner
 
 from businesses import load_set
+from callers.fidelity import check_fidelity
 from opsbench.cli import app
-from opsbench.matrix import run_matrix
+from opsbench.integrations.new_business import write_business
+from opsbench.matrix import check_set
+from opsbench.validation import VALIDATION_ROUTES, run_reference, validate_task
+from sandbox.task import COVERAGE_CELLS
 
 RUNNER = CliRunner()
 
@@ -18,18 +23,41 @@ def test_the_new_business_validates_with_the_matrix(tmp_path):
     assert made.exit_code == 0, made.output
     checked = RUNNER.invoke(app, ["businesses", "validate", "--set", str(tmp_path), "--matrix"])
     assert checked.exit_code == 0, checked.output
-    assert "3 of 3 tasks valid in 1 business" in checked.output
-    assert "FAIL" not in checked.output
+    assert "11 of 11 tasks valid in 1 business" in checked.output
+    assert "matrix complete: no gaps" in checked.output
+    assert "FAIL" not in checked.output and "GAP" not in checked.output
     businesses, tasks = load_set(tmp_path)
     assert [b.id for b in businesses] == ["pet_grooming"]
-    assert len(tasks) == 3 and all(t.id.startswith("pet_grooming/") for t in tasks)
-    assert len({t.coverage for t in tasks}) == 3
-    cells, _runs = run_matrix(tasks)
-    assert all(not c.failures for c in cells)
-    # Each flaw that can show on these tasks is shown on at least one of them: the examples
-    # exercise the scorer, not only the oracle.
-    shown = {c.expectation.flaw for c in cells if c.applicable}
-    assert {"oracle", "partial", "honest-partial", "sentiment", "overclaimer", "idle"} <= shown
+    assert all(t.id.startswith("pet_grooming/") for t in tasks)
+    # One task per coverage cell: the skeleton is a worked example of every cell.
+    assert sorted(t.coverage for t in tasks) == sorted(COVERAGE_CELLS)
+    check = check_set(businesses, tasks)
+    assert check.gaps == []
+    # Each flaw of the matrix is shown on at least one task: the examples exercise the scorer
+    # (pushover on the pushback tasks, sentiment both ways, reckless on the irreversible move).
+    shown = {c.expectation.flaw for c in check.cells if c.applicable}
+    assert {
+        "oracle",
+        "partial",
+        "honest-partial",
+        "pushover",
+        "sentiment",
+        "reckless",
+        "overclaimer",
+        "idle",
+    } <= shown
+    assert all(c.held == c.applicable for c in check.cells)
+
+
+def test_every_skeleton_task_passes_every_route_with_a_faithful_caller(tmp_path):
+    write_business("pet_grooming", tmp_path)
+    _businesses, tasks = load_set(tmp_path)
+    for task in tasks:
+        for route in VALIDATION_ROUTES:
+            run = run_reference(task, route)
+            assert run.score.passed, (task.id, route, run.score.reasons)
+            assert check_fidelity(task, run.result) == [], (task.id, route)
+        assert validate_task(task) == [], task.id
 
 
 def test_the_files_point_to_the_authoring_guide_and_name_the_business(tmp_path):
