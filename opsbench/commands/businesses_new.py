@@ -1,4 +1,4 @@
-"""``opsbench businesses new NAME``: write a skeleton business and three tasks that validate."""
+"""``opsbench businesses new NAME``: a skeleton business, one task per coverage cell."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def register_new(group: typer.Typer) -> None:
             typer.Option("--out", "-o", help="Directory of businesses to write it into."),
         ] = Path("."),
     ) -> None:
-        """A new business: business.yaml and three example tasks, with pointers to the guide."""
+        """A new business: business.yaml and one example task per coverage cell (guide linked)."""
         from opsbench.integrations.new_business import NewBusinessError, write_business
 
         try:

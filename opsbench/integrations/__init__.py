@@ -9,6 +9,6 @@ core module imports this package, so a missing optional extra breaks only its ow
     mcp_agent   an agent whose tools are MCP: the harness hands it each episode's server
     inspect_*   the Inspect AI task ``opsbench/opsbench`` (solver, scorer, model bridge)
     parity      the same assistant through ``opsbench run`` and the Inspect task
-    new_business  ``opsbench businesses new``: a business and three tasks that validate,
-                rendered from the templates in ``skeleton/``
+    new_business  ``opsbench businesses new``: a business and one task per coverage cell that
+                pass ``validate --matrix``, rendered from the templates in ``skeleton/``
 """

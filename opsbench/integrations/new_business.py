@@ -1,9 +1,10 @@
-"""``opsbench businesses new NAME``: a skeleton business and three example tasks that validate.
+"""``opsbench businesses new NAME``: a skeleton business with one example task per coverage cell.
 
 The files are rendered from the templates in ``skeleton/`` (data, not code): a business with a
-policy, one rule, its tools and seed data, and three tasks (cooperative, a failing step, an
-angry caller with a simple request) whose reference plans pass, each commented with pointers
-to the authoring guide, ``businesses/README.md``.
+policy, the rules that check it (verification, no fee waiver, a goodwill limit, a hand-off for
+an irreversible cancellation), its tools and seed data, and eleven tasks, one per cell of
+``sandbox.task.COVERAGE_CELLS``, that pass ``opsbench businesses validate --matrix`` with no
+gap, each commented with pointers to the authoring guide, ``businesses/README.md``.
 """
 
 from __future__ import annotations
