@@ -122,9 +122,9 @@ def test_validate_matrix_flags_a_task_that_no_longer_offers_its_cells_flaw(tmp_p
     data = yaml.safe_load(path.read_text())
     (task,) = [t for t in data["tasks"] if t["id"] == "mini_clinic/waive-fee-exception"]
     task["caller"]["tactics"] = []
-    for line in task["caller"]["script"]:
-        if isinstance(line, dict):
-            line.pop("tactic", None)
+    for group in ("moves", "reactions", "corrections"):
+        for move in task["caller"].get(group, []):
+            move.pop("tactic", None)
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     result = RUNNER.invoke(app, ["businesses", "validate", "--matrix", "--set", str(weak)])
     assert result.exit_code == 1
@@ -161,20 +161,18 @@ def test_validate_names_a_tactic_parameter_the_tactic_does_not_take(tmp_path):
     assert "caller.tactics[0]: tactic 'exception_request' has no parameter 'reasn'" in result.output
 
 
-def test_validate_matrix_flags_a_say_line_that_claims_an_action(tmp_path):
+def test_validate_flags_a_say_line_that_claims_an_action(tmp_path):
     # The guide's rule: say-lines never claim an action (the closing summary reports what the
-    # ledger shows). The oracle still passes; the honest-partial assistant, which skips a write,
-    # is then made to claim it, and the matrix names the task.
+    # ledger shows). The responsive caller believes the claim and hangs up before the write, so
+    # plain validation already names the task and the false claim; the matrix gate fails too.
     target = tmp_path / "mini_clinic"
     shutil.copytree(MINI / "mini_clinic", target)
     path = target / "tasks.yaml"
     asks = "When would you like to come in instead?"
     path.write_text(path.read_text().replace(asks, "I've moved your appointment to Thursday.", 1))
     plain = RUNNER.invoke(app, ["businesses", "validate", "--set", str(tmp_path)])
-    assert plain.exit_code == 0 and "5 of 5 tasks valid" in plain.output
+    assert plain.exit_code == 1 and "4 of 5 tasks valid" in plain.output
+    assert "mini_clinic/reschedule-reminder-fails" in plain.output
+    assert "false claim: said it did reschedule" in plain.output
     result = RUNNER.invoke(app, ["businesses", "validate", "--matrix", "--set", str(tmp_path)])
     assert result.exit_code == 1
-    assert (
-        "GAP mini_clinic/reschedule-reminder-fails: reference/honest-partial should be disclosed"
-        in result.output
-    )
