@@ -36,3 +36,18 @@ class ToolGate(Protocol):
         call (``preview(call.name, call.arguments)`` is this call's effect class).
         """
         ...
+
+
+def gate_of(assistant: object) -> ToolGate | None:
+    """The gate of ``assistant``, looking through wrappers that do not gate themselves.
+
+    A wrapper that only waits or watches (a rate limiter, the stop-policy watch) keeps the
+    assistant it wraps in ``inner``; the gate of a mitigation inside it still applies.
+    """
+    seen: set[int] = set()
+    while assistant is not None and id(assistant) not in seen:
+        if isinstance(assistant, ToolGate):
+            return assistant
+        seen.add(id(assistant))
+        assistant = getattr(assistant, "inner", None)
+    return None

@@ -12,12 +12,10 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from adapters.registry import AnyFactory
 from contract.assistant import Assistant
-from contract.gate import Preview, ToolGate
-from contract.messages import AssistantTurn, ToolCall, TurnRequest
+from contract.messages import AssistantTurn, TurnRequest
 from sandbox.briefing import wrapped
 
 WINDOW_S = 60.0
@@ -101,22 +99,10 @@ class RateLimitedAssistant:
         return turn
 
 
-class GatedRateLimitedAssistant(RateLimitedAssistant):
-    """A rate-limited assistant that keeps its inner one's tool-call gate (a mitigation's)."""
-
-    def gate_tool_call(
-        self, call: ToolCall, request: TurnRequest, preview: Preview
-    ) -> dict[str, Any] | None:
-        return self.inner.gate_tool_call(call, request, preview)  # type: ignore[attr-defined]
-
-
 def rate_limited(factory: AnyFactory, limiter: RateLimiter) -> AnyFactory:
     """``factory`` with every assistant it makes behind ``limiter`` (unchanged if unlimited)."""
     if not limiter.active:
         return factory
 
-    def wrap(assistant: Assistant) -> Assistant:
-        cls = GatedRateLimitedAssistant if isinstance(assistant, ToolGate) else RateLimitedAssistant
-        return cls(assistant, limiter)
-
-    return wrapped(factory, wrap)
+    # A mitigation's tool-call gate inside stays in force: the loop finds it through ``inner``.
+    return wrapped(factory, lambda assistant: RateLimitedAssistant(assistant, limiter))

@@ -22,7 +22,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.errors import ProviderError
-from contract.gate import ToolGate
+from contract.gate import ToolGate, gate_of
 from contract.messages import Message, ToolCall, ToolResult, TurnRequest, Usage
 from sandbox.briefing import BriefedFactory
 from sandbox.briefing import make_assistant as briefed_or_plain
@@ -258,7 +258,7 @@ async def run_episode(
         context = EpisodeContext(task.business.id, seed, trial)
         assistant = briefed_or_plain(make_assistant, context, task, index)
         # A mitigation may refuse tool calls before they run (contract.gate).
-        gate = assistant if isinstance(assistant, ToolGate) else None
+        gate = gate_of(assistant)
         caller = make_caller(task, index)
         system = system_prompt(task.business, session.at)
         transcript.append(Utterance(index, "assistant", task.business.greeting))
