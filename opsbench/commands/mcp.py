@@ -37,6 +37,7 @@ def register(app: typer.Typer) -> None:
         """Serve one task's business tools over MCP; every call acts on the task's world."""
         import asyncio
 
+        from opsbench.commands._common import user_errors
         from opsbench.commands.serve import _load_task
 
         try:
@@ -54,11 +55,13 @@ def register(app: typer.Typer) -> None:
             serve_stdio,
         )
 
-        chosen = _load_task(task, root)
+        with user_errors():
+            chosen = _load_task(task, root)
         if record is not None and not record.parent.is_dir():
             typer.echo(f"error: --record {record}: no such directory {record.parent}", err=True)
             raise typer.Exit(2)
-        world = TaskWorld(chosen, seed=seed, record=record)
+        with user_errors():  # a --record path that cannot be written is one line
+            world = TaskWorld(chosen, seed=seed, record=record)
         tools = len(world.world.tools.specs())
         if port is None:
             announce(f"OpsBench MCP server (stdio): task {chosen.id}, {tools} tools")

@@ -230,6 +230,7 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option(
                 "--episode-timeout",
+                min=0,
                 help="Seconds one episode (and, apart, its judging) may take in all; past it "
                 "the episode is an infrastructure error. 0: no limit. -M timeout bounds each "
                 "request.",

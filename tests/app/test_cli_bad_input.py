@@ -26,6 +26,8 @@ from adapters.reference import FLAWS
 from opsbench.cli import app
 from tests.helpers import MINI
 
+HOSTED_CLAIMS = Path(__file__).parents[1] / "data" / "claims_hosted.yaml"
+
 WORD = st.text(alphabet=string.ascii_letters + "_", min_size=1, max_size=12)
 # Not an integer in any spelling a parser might accept.
 NOT_INT = st.text(alphabet=string.ascii_letters + "!@#%&()[]{}", min_size=1, max_size=10)
@@ -185,6 +187,27 @@ def strategies(env: Env) -> dict[tuple[str, str], st.SearchStrategy[str]]:
         ("businesses show", "root"): env.bad_sets(),
         ("businesses validate", "root"): env.bad_sets(),
         ("businesses validate", "business"): WORD.map(lambda w: f"no_{w}"),
+        ("run", "mitigation"): WORD.map(lambda w: f"no-{w}"),
+        ("run", "episode_timeout"): st.one_of(WORD, st.just("-1"), st.just("-0.5")),
+        ("mcp", "task"): WORD.map(lambda w: f"mini_clinic/no-{w}"),
+        ("mcp", "root"): env.bad_sets(),
+        ("mcp", "port"): st.one_of(
+            NOT_INT, st.integers(max_value=-1).map(str), st.integers(min_value=65536).map(str)
+        ),
+        ("mcp", "seed"): NOT_INT,
+        ("mcp", "record"): env.bad_outputs(),
+        ("businesses new", "name"): st.one_of(
+            st.just("Bad Name"), st.just("../escape"), st.just("1st"), WORD.map(str.upper)
+        ),
+        ("businesses new", "out"): st.sampled_from(
+            [str(env.text_file), str(env.text_file / "below"), str(env.business_folder.parent)]
+        ),
+        ("claims agreement", "labelled"): st.sampled_from(
+            [str(env.bad_json), str(env.a_dir), str(env.root / "missing.yaml")]
+        ),
+        ("claims agreement", "judge"): _not_model().filter(lambda m: m != "lexicon"),
+        ("claims agreement", "split"): WORD.filter(lambda w: w not in ("dev", "test")),
+        ("claims agreement", "base_url"): WORD,
     }
     return out
 
@@ -206,6 +229,16 @@ def good_args(env: Env, command: str, param: str) -> list[str]:
         "businesses list": mini,
         "businesses show": mini,
         "businesses validate": mini,
+        "mcp": [
+            "--set",
+            str(MINI),
+            "--task",
+            "mini_clinic/waive-fee-exception",
+            "--port",
+            env.busy_port,
+        ],
+        "businesses new": ["--out", str(env.root / "new_businesses")],
+        "claims agreement": ["--set", str(HOSTED_CLAIMS)],
     }
     args = list(base[command])
     # Options that only mean something together with another need their partner.
@@ -223,6 +256,8 @@ def good_args(env: Env, command: str, param: str) -> list[str]:
 def _drop(args: list[str], param: str) -> list[str]:
     """The option under test replaces its good value (e.g. run's --store or --set)."""
     flag = {"root": "--set", "task_set": "--set", "store": "--store", "port": "--port"}.get(param)
+    flag = flag or {"labelled": "--set"}.get(param)
+    flag = flag or {"task": "--task"}.get(param)
     flag = flag or {"business": "-b", "model": "-m", "limit": "--limit"}.get(param)
     if flag and flag in args:
         index = args.index(flag)
@@ -241,6 +276,7 @@ def positional(env: Env, command: str) -> list[str]:
         "show": [episode],
         "export": [run_id],
         "businesses show": ["mini_clinic"],
+        "businesses new": ["good_business"],
     }.get(command, [])
 
 
