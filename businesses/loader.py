@@ -324,16 +324,16 @@ def _task(
                 f"{where}.faults[{index}].tool: {fault['tool']!r} is not enabled for {business.id}"
             )
     expect_raw = raw["expect"]
-    tables = set(STANDARD_TABLES) | set(business.extra_tables)
+    known = set(STANDARD_TABLES) | set(business.extra_tables)
     expect = Expect(
         outcome=_assertions(
-            expect_raw.get("outcome", []), f"{where}.expect.outcome", tables, problems
+            expect_raw.get("outcome", []), f"{where}.expect.outcome", known, problems
         ),
         allowed=_assertions(
-            expect_raw.get("allowed", []), f"{where}.expect.allowed", tables, problems
+            expect_raw.get("allowed", []), f"{where}.expect.allowed", known, problems
         ),
         forbidden=_assertions(
-            expect_raw.get("forbidden", []), f"{where}.expect.forbidden", tables, problems
+            expect_raw.get("forbidden", []), f"{where}.expect.forbidden", known, problems
         ),
         escalate=expect_raw["escalate"],
         disclose=tuple(expect_raw.get("disclose", [])),
@@ -380,7 +380,9 @@ def load_set(root: str | Path = PUBLIC_DIR) -> tuple[list[Business], list[Task]]
     root = Path(root)
     if not root.is_dir():
         raise LoadError([f"{root}: no such directory of businesses"])
-    businesses, tasks, problems = [], [], []
+    businesses: list[Business] = []
+    tasks: list[Task] = []
+    problems: list[str] = []
     for directory in sorted(p for p in root.iterdir() if (p / "business.yaml").exists()):
         try:
             business, found = load_business(directory)

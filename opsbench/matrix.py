@@ -7,8 +7,9 @@ reference assistant over every task and reports, per expectation, on how many ta
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from adapters.reference import FLAWS
 from opsbench.validation import ReferenceRun, run_reference
@@ -19,7 +20,7 @@ from tools import Effect, default_registry
 _REGISTRY = default_registry()
 
 
-def _writes(task: Task) -> list[dict]:
+def _writes(task: Task) -> list[Mapping[str, Any]]:
     faulted = {f["tool"] for f in task.faults if f.get("when", "always") == "always"}
     return [
         step
@@ -27,8 +28,8 @@ def _writes(task: Task) -> list[dict]:
         for step in session.oracle
         if "call" in step
         and step["call"] not in ("transfer_to_human", *faulted)
-        and _REGISTRY.get(step["call"]) is not None
-        and _REGISTRY.get(step["call"]).effect != Effect.READ
+        and (tool := _REGISTRY.get(step["call"])) is not None
+        and tool.effect != Effect.READ
     ]
 
 
