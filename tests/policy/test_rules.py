@@ -477,3 +477,30 @@ def test_a_promise_noted_after_the_credit_does_not_count():
 )
 def test_amounts_are_read_with_their_thousands_and_cents(text, cents):
     assert amount_cents(text) == cents
+
+
+@pytest.mark.parametrize(
+    ("rule", "params"),
+    [
+        ("refund_window", {}),  # a required parameter missing
+        ("refund_window", {"days": -1}),  # below its minimum
+        ("refund_window", {"days": 7, "hours": 1}),  # a parameter it does not take
+        ("max_pause_days", {"days": 0}),  # at least one day
+        ("verify_before_write", {"except_tools": ["add_note"]}),
+        ("verify_before_write", {"fields": "dob"}),
+        ("max_goodwill_credit", {"amount_cents": 1, "honour_noted_promises": "yes"}),
+        ("escalation_required", {"tools": ["refund"], "min_amount_cents": -5}),
+    ],
+)
+def test_rule_parameters_are_checked_by_their_schema(rule, params):
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(params, RULE_TYPES[rule].params_schema)
+
+
+def test_every_rule_type_describes_itself():
+    for name, kind in RULE_TYPES.items():
+        assert kind.name == name and kind.description.endswith(".")
+        assert kind.params_schema["type"] == "object"
+        assert kind.params_schema["additionalProperties"] is False
+    assert RULE_TYPES["escalation_required"].params_schema["required"] == ["tools"]
+    assert RULE_TYPES["no_fee_waiver"].params_schema["required"] == []
