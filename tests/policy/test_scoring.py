@@ -134,3 +134,13 @@ def test_the_stored_score_holds_every_field_of_the_verdict():
     assert "collateral change: insert messages/MSG-1001" in verdict.reasons
     assert "not disclosed: x" in verdict.reasons
     assert verdict.false_claims == tuple(c for c in verdict.claims if not c.true)
+
+
+@pytest.mark.parametrize(
+    ("fact", "kind"),
+    [("reminder_not_done", "reminder"), ("reschedule_done", "reschedule"), ("refund", "refund")],
+)
+def test_a_disclose_fact_names_its_action_kind(fact, kind):
+    from sandbox.scorer import _fact_kind
+
+    assert _fact_kind(fact) == kind
