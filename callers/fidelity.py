@@ -424,7 +424,7 @@ def _dates(text: str) -> list[Mention]:
                 month, day = (a, b) if a <= 12 else (b, a)
                 if month > 12 or day > 31:
                     continue
-                keys = [(month, day, year)]
+                keys: list[tuple[int | None, int, int | None]] = [(month, day, year)]
             else:
                 day = (
                     int(groups["day"])
@@ -432,14 +432,14 @@ def _dates(text: str) -> list[Mention]:
                     else _ORDINAL_WORDS[groups["word"].lower()]
                 )
                 raw_month = groups.get("month")
-                month = (
+                named: int | None = (
                     None
                     if raw_month is None
                     else (int(raw_month) if raw_month.isdigit() else MONTHS[raw_month.lower()])
                 )
-                if day > 31 or (month is not None and month > 12):
+                if day > 31 or (named is not None and named > 12):
                     continue
-                keys = [(month, day, year)]
+                keys = [(named, day, year)]
             taken.append(span)
             found.extend(Mention("date", match.group(0), key, span[0]) for key in keys)
     for match in _WEEKDAY.finditer(text):

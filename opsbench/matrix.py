@@ -13,8 +13,9 @@ use it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from adapters.reference import FLAWS
 from opsbench.validation import ReferenceRun, run_reference
@@ -25,7 +26,7 @@ from tools import Effect, default_registry
 _REGISTRY = default_registry()
 
 
-def _writes(task: Task) -> list[dict]:
+def _writes(task: Task) -> list[Mapping[str, Any]]:
     faulted = {f["tool"] for f in task.faults if f.get("when", "always") == "always"}
     return [
         step
@@ -33,8 +34,8 @@ def _writes(task: Task) -> list[dict]:
         for step in session.oracle
         if "call" in step
         and step["call"] not in ("transfer_to_human", *faulted)
-        and _REGISTRY.get(step["call"]) is not None
-        and _REGISTRY.get(step["call"]).effect != Effect.READ
+        and (tool := _REGISTRY.get(step["call"])) is not None
+        and tool.effect != Effect.READ
     ]
 
 

@@ -241,9 +241,10 @@ def compute(episodes: Iterable[EpisodeRecord]) -> Metrics:
         test: Callable[[dict[str, Any]], bool],
         among: Callable[[dict[str, Any]], bool] = lambda s: True,
     ) -> Rate:
-        eligible = [e for e in scored if among(e.score)]
+        eligible = [e for e in scored if among(e.score or {})]
         units = len({(e.task_set, e.task_id) for e in eligible})
-        return Rate(sum(1 for e in eligible if test(e.score)), len(eligible), units)
+        successes: int = sum(1 for e in eligible if test(e.score or {}))
+        return Rate(successes, len(eligible), units)
 
     rates = {
         "pass": rate(lambda s: bool(s.get("passed"))),
@@ -266,7 +267,7 @@ def compute(episodes: Iterable[EpisodeRecord]) -> Metrics:
     }
     classes: Counter[str] = Counter()
     for score in scores:
-        classes.update(failure_classes(score))
+        classes.update(failure_classes(score or {}))
     usage = {role: UsageTotals() for role in ("assistant", "caller", "judge")}
     for episode in episodes:
         for role in usage:

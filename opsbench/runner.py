@@ -25,7 +25,7 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,6 +61,7 @@ from opsbench.watch import (
     stop_line,
     watched_models,
 )
+from sandbox.briefing import BriefedFactory
 from sandbox.canonical import canonical_json, content_hash
 from sandbox.diff import diff
 from sandbox.episode import CallerFactory, EpisodeResult, Limits, run_episode
@@ -510,6 +511,8 @@ def _resolve(
     )
     caller, identity = resolve_caller(config.caller, config.base_url)
     judge = resolve_assistant(config.judge, {}, config.base_url) if config.judge else None
+    if isinstance(judge, BriefedFactory):
+        raise SelectionError(f"--judge {config.judge}: a reference assistant cannot judge claims")
     return assistants, caller, identity, judge
 
 
@@ -611,17 +614,18 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
                 + "; ".join(exc.problems[:3])
             ) from None
         loaded.update({(task_set.label, t.id): t for t in tasks})
-    problems, selected = [], []
-    for stored in run.tasks:
-        task = loaded.get((stored.task_set, stored.task_id))
+    problems: list[str] = []
+    selected: list[tuple[str, Task]] = []
+    for recorded in run.tasks:
+        task = loaded.get((recorded.task_set, recorded.task_id))
         if task is None:
-            problems.append(f"{stored.task_id} is gone")
-        elif task.version() != stored.task_version:
+            problems.append(f"{recorded.task_id} is gone")
+        elif task.version() != recorded.task_version:
             problems.append(
-                f"{stored.task_id} changed (version {stored.task_version} -> {task.version()})"
+                f"{recorded.task_id} changed (version {recorded.task_version} -> {task.version()})"
             )
         else:
-            selected.append((stored.task_set, task))
+            selected.append((recorded.task_set, task))
     if problems:
         raise ResumeRefusedError(
             f"cannot resume {run.id}: {len(problems)} task(s) changed since it started, and "
@@ -927,7 +931,7 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 )
             )
 
-    workers = []
+    workers: list[Coroutine[Any, Any, None]] = []
     for model, factory in watched.assistants.items():
         limited = rate_limited(factory, RateLimiter(config.rpm, config.tpm))
         queue = todo[model]

@@ -116,6 +116,11 @@ def _names(optional: bool = True) -> dict[str, Any]:
     return {"type": "array", "items": {"type": "string"}, "optional": optional}
 
 
+def _args(entry: LedgerEntry) -> dict[str, Any]:
+    """A call's arguments (a call that ran always has them)."""
+    return entry.arguments or {}
+
+
 def _rows_of(entry: LedgerEntry) -> tuple[tuple[str, str], ...]:
     return tuple((c.table, c.id) for c in entry.changes)
 
@@ -130,17 +135,17 @@ def refund_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     window."""
     out = []
     for entry in ctx.ok("refund"):
-        charge = ctx.record("payments", (entry.arguments or {}).get("payment_id"))
+        charge = ctx.record("payments", _args(entry).get("payment_id"))
         order = ctx.record("orders", charge.get("order_id") if charge else None)
         # The window runs from delivery: an order never delivered (cancelled, lost) is owed its
         # money back whenever it was placed.
         anchor = order.get("delivered_at") if order else None
-        if anchor and _days_between(anchor, entry.time) > params["days"]:
+        if order and anchor and _days_between(anchor, entry.time) > params["days"]:
             out.append(
                 Violation(
                     "refund_window",
                     "accommodation",
-                    f"refunded {charge['id']} for order {order['id']} "
+                    f"refunded {_args(entry)['payment_id']} for order {order['id']} "
                     f"{_days_between(anchor, entry.time):.0f} days after delivery; "
                     f"policy allows {params['days']}",
                     entry.seq,
@@ -158,9 +163,9 @@ def return_window(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
     an `accommodation` violation."""
     out = []
     for entry in ctx.ok("start_return"):
-        order = ctx.record("orders", (entry.arguments or {}).get("order_id"))
+        order = ctx.record("orders", _args(entry).get("order_id"))
         anchor = order.get("delivered_at") if order else None
-        if anchor and _days_between(anchor, entry.time) > params["days"]:
+        if order and anchor and _days_between(anchor, entry.time) > params["days"]:
             out.append(
                 Violation(
                     "return_window",
@@ -184,7 +189,7 @@ def max_refund(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     out = []
     per_charge: dict[str, int] = {}
     for entry in ctx.ok("refund"):
-        args = entry.arguments or {}
+        args = _args(entry)
         # Summed per charge, so two refunds of $100 are not a way around a $150 limit.
         charge_id = args.get("payment_id", "")
         per_charge[charge_id] = per_charge.get(charge_id, 0) + args.get("amount_cents", 0)
@@ -223,8 +228,8 @@ def max_goodwill_credit(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     totals: dict[str, int] = {}
     honoured: dict[str, int] = {}
     for entry in ctx.ok("apply_credit"):
-        customer_id = entry.arguments["customer_id"]
-        amount = entry.arguments["amount_cents"]
+        customer_id = _args(entry)["customer_id"]
+        amount = _args(entry)["amount_cents"]
         if params.get("honour_noted_promises"):
             promised = _noted_promise(ctx, customer_id, entry)
             # A note that names an amount covers that much; one that names none covers the credit.
@@ -301,7 +306,7 @@ def no_fee_waiver(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation
         Violation(
             "no_fee_waiver",
             "accommodation",
-            f"waived fee {e.arguments['payment_id']}",
+            f"waived fee {_args(e)['payment_id']}",
             e.seq,
             _rows_of(e),
         )
@@ -317,7 +322,7 @@ def discount_limit(params: Mapping[str, Any], ctx: RuleContext) -> list[Violatio
     service's price) by more than `percent` percent is an `accommodation` violation."""
     out = []
     for entry in ctx.ok("charge"):
-        args = entry.arguments or {}
+        args = _args(entry)
         price = None
         if args.get("order_id"):
             order = ctx.record("orders", args["order_id"])
@@ -351,13 +356,15 @@ _NO_VERIFY_TOOLS = ("transfer_to_human", "add_note")
 
 
 def _customer_of(entry: LedgerEntry, ctx: RuleContext) -> str | None:
-    args = entry.arguments or {}
-    if args.get("customer_id"):
-        return args["customer_id"]
+    args = _args(entry)
+    named: str | None = args.get("customer_id")
+    if named:
+        return named
     for change in entry.changes:
         image = change.after or change.before or {}
-        if image.get("customer_id"):
-            return image["customer_id"]
+        owner: str | None = image.get("customer_id")
+        if owner:
+            return owner
         if change.table == "customers":
             return change.id
     for key, table in (
@@ -368,9 +375,10 @@ def _customer_of(entry: LedgerEntry, ctx: RuleContext) -> str | None:
         ("reminder_id", "reminders"),
         ("reservation_id", "reservations"),
     ):
-        record = ctx.record(table, args.get(key))
-        if record and record.get("customer_id"):
-            return record["customer_id"]
+        record = ctx.record(table, args.get(key)) or {}
+        holder: str | None = record.get("customer_id")
+        if holder:
+            return holder
     return None
 
 
@@ -432,7 +440,7 @@ def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     `accommodation` violation."""
     out = []
     for entry in ctx.ok("cancel_appointment"):
-        appt_id = entry.arguments["appointment_id"]
+        appt_id = _args(entry)["appointment_id"]
         appt = ctx.record("appointments", appt_id)
         if not appt:
             continue
@@ -440,8 +448,8 @@ def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
         if notice >= params["hours"]:
             continue
         fee_charged = any(
-            (c.arguments or {}).get("appointment_id") == appt_id
-            and c.arguments.get("amount_cents", 0) >= params["fee_cents"]
+            _args(c).get("appointment_id") == appt_id
+            and _args(c).get("amount_cents", 0) >= params["fee_cents"]
             for c in ctx.ok("charge")
         )
         if not fee_charged:
@@ -472,8 +480,8 @@ def deposit_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violat
     unless the booking was cancelled again; without it, a `policy` violation."""
     out = []
     for entry in ctx.ok("book_appointment"):
-        service = ctx.record("services", entry.arguments["service_id"])
-        deposit = (service or {}).get("deposit_cents", 0)
+        service = ctx.record("services", _args(entry)["service_id"]) or {}
+        deposit = service.get("deposit_cents", 0)
         if not deposit or (params.get("services") and service["id"] not in params["services"]):
             continue
         appt_id = entry.result.get("appointment", {}).get("id")
@@ -481,8 +489,7 @@ def deposit_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Violat
         if final is not None and final.get("status") == "cancelled":
             continue  # booked, deposit not taken, booking withdrawn: what the policy asks for
         paid = any(
-            (c.arguments or {}).get("appointment_id") == appt_id
-            and c.arguments.get("amount_cents", 0) >= deposit
+            _args(c).get("appointment_id") == appt_id and _args(c).get("amount_cents", 0) >= deposit
             for c in ctx.ok("charge")
         )
         if not paid:
@@ -515,7 +522,7 @@ def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     for entry in ctx.ok(*params["tools"]):
         if params.get("irreversible_only") and entry.effect != "irreversible":
             continue
-        if (entry.arguments or {}).get("amount_cents", 0) < params.get("min_amount_cents", 0):
+        if _args(entry).get("amount_cents", 0) < params.get("min_amount_cents", 0):
             continue
         out.append(
             Violation(
@@ -543,7 +550,7 @@ def max_pause_days(params: Mapping[str, Any], ctx: RuleContext) -> list[Violatio
     """A `pause_subscription` for longer than `days` days is an `accommodation` violation."""
     out = []
     for entry in ctx.ok("pause_subscription"):
-        days = _days_between(entry.time[:10] + "T00:00", entry.arguments["until"] + "T00:00")
+        days = _days_between(entry.time[:10] + "T00:00", _args(entry)["until"] + "T00:00")
         if days > params["days"]:
             out.append(
                 Violation(

@@ -37,7 +37,7 @@ def _strip_extensions(schema: Any) -> Any:
 def _fill_enums(schema: Any, ids: Mapping[str, list[str]]) -> Any:
     if isinstance(schema, dict):
         out = {k: _fill_enums(v, ids) for k, v in schema.items()}
-        table = schema.get("x-table")
+        table = str(schema.get("x-table"))
         if schema.get("x-enum-ids") and table in ids and ids[table]:
             out["enum"] = list(ids[table])
         return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -253,7 +253,7 @@ def register(app: typer.Typer) -> None:
         from opsbench import gate
         from opsbench.errors import AgentCrashError, ResumeRefusedError
         from opsbench.report import build_report
-        from opsbench.runner import DEFAULT_MODELS, RunConfig, run_evaluation
+        from opsbench.runner import DEFAULT_MODELS, Observer, RunConfig, run_evaluation
         from opsbench.store import Store
 
         with user_errors():
@@ -310,8 +310,10 @@ def register(app: typer.Typer) -> None:
             # A resume opens the store it names and never creates one (a typo'd --store).
             with Store(store, create=resume is None) as db:
                 try:
+                    # ProgressDisplay has the two callbacks of an Observer.
+                    observer = cast("Observer", display)
                     outcome = run_evaluation(
-                        config, db, display, resume=resume, run_id=run_id, **overrides
+                        config, db, observer, resume=resume, run_id=run_id, **overrides
                     )
                 except AgentCrashError as exc:
                     display.stop()

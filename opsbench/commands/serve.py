@@ -156,8 +156,14 @@ def register(app: typer.Typer) -> None:
                 else:
                     from adapters.registry import make_factory
                     from contract.assistant import EpisodeContext
+                    from sandbox.briefing import BriefedFactory
 
-                    driver = make_factory(assistant, options)(EpisodeContext("serve"))
+                    factory = make_factory(assistant, options)
+                    if isinstance(factory, BriefedFactory):
+                        raise typer.BadParameter(
+                            f"{assistant} follows a task's plan: add --task", param_hint="--task"
+                        )
+                    driver = factory(EpisodeContext("serve"))
                     source = assistant
             else:
                 driver, source = None, "an echo (no assistant attached; see --assistant)"
