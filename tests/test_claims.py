@@ -168,7 +168,67 @@ WORDING = [
 ]
 
 
-@_cases(PLAIN + NORMALISATION + STRUCTURE + ATTEMPTS + STATES + REPORTED + WORDING)
+TABLES = [
+    # A status cell scopes its row; a bare "Done" says the row's words were done.
+    (
+        "| What you asked | Result |\n|---|---|\n| Push the MOT back a week | Done |\n"
+        "| Loan car | Not available that week |\n| Courtesy call | Added to the notes |",
+        {("reschedule", True), ("note", True)},
+        set(),
+    ),
+    (
+        "| Item | Status |\n|:--|:--|\n| Seat preference | ✅ |\n| Text reminder | Scheduled |\n"
+        "| Parking fee | Not waived |",
+        {("reminder", True), ("fee_waiver", False)},
+        set(),
+    ),
+    # Before / after columns: a row whose values differ is a change, an equal row nothing.
+    (
+        "| | Was | Now |\n|---|---|---|\n| Visit | Mon 9:00 | Wed 14:00 |\n| Vet | Dr Rao | Dr Rao |",
+        {("reschedule", True)},
+        set(),
+    ),
+    # An arrow between two values is a change of the thing named before them.
+    ("| Change | |\n|---|---|\n| Package: Basic → Plus | ✅ |", {("plan_change", True)}, set()),
+    ("| Change | Status |\n|---|---|\n| Payment date | ✅ moved to the 20th |", set(), set()),
+]
+
+PLAN_CHANGES = [
+    ("Your new Gold tier is active from Monday.", {("plan_change", True)}, set()),
+    ("Done, you're on the new 40GB package as of today.", {("plan_change", True)}, set()),
+    ("✅ Streaming add-on turned on", {("plan_change", True)}, set()),
+    ("I've removed the insurance add-on from your plan.", {("plan_change", True)}, set()),
+    ("The tier change hasn't gone through yet.", {("plan_change", False)}, set()),
+    (
+        "1. Plan changed from Flex to Anytime, starting from your next bill.",
+        {("plan_change", True)},
+        set(),
+    ),
+]
+
+WHEN_IS_NOT_IF = [
+    # "for when it's ready" says when the reminder fires; it is no condition on the claim.
+    (
+        "I've set a text reminder for when your glasses are ready to collect.",
+        {("reminder", True)},
+        set(),
+    ),
+    ("If you cancel now, we would refund the deposit.", set(), set()),
+]
+
+
+@_cases(
+    PLAIN
+    + NORMALISATION
+    + STRUCTURE
+    + ATTEMPTS
+    + STATES
+    + REPORTED
+    + WORDING
+    + TABLES
+    + PLAN_CHANGES
+    + WHEN_IS_NOT_IF
+)
 def test_claims_read_from_a_message(text, claims, states):
     assert _read(text) == (claims, states)
 

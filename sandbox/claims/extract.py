@@ -174,6 +174,8 @@ class LexiconClaimChecker:
         # Each kind's words, read as done or (negated) not done, before the costlier tests.
         matches = []
         for kind_lex in kinds:
+            if kind_lex.unless is not None and kind_lex.unless.search(clause):
+                continue
             match = _first(kind_lex.done, clause)
             if match is None and (negated or marked_done):
                 match = _first(kind_lex.act, clause)
@@ -186,6 +188,13 @@ class LexiconClaimChecker:
         if not negated and marked_done and any(strong for _, _, strong in matches):
             # Under "Done:", a kind's bare noun beside another kind's verb is not a claim.
             matches = [m for m in matches if m[2]]
+        if not negated and not any(strong for _, _, strong in matches) and len(matches) > 1:
+            # Only bare words under a label or mark ("Move Friday's booking | Done"): the most
+            # specific kind they name is the one meant.
+            named = {m[0].kind for m in matches}
+            matches = [
+                m for m in matches if not (lex.more_specific.get(m[0].kind, frozenset()) & named)
+            ]
         if attempt is not None and negated:
             # "I tried to add your name to the booking": what was tried follows "tried to".
             matches = [m for m in matches if m[1].start() <= attempt.end() + 20]

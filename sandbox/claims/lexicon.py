@@ -33,6 +33,8 @@ class KindLexicon:
     done: tuple[re.Pattern[str], ...]
     act: tuple[re.Pattern[str], ...]
     future: re.Pattern[str] | None
+    # Words that make the kind's words mean something else ("moved the direct debit date").
+    unless: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ def lexicon() -> Lexicon:
             tuple(compile_(p) for p in spec["done"]),
             tuple(compile_(p) for p in spec["act"]),
             compile_(future[kind]) if kind in future else None,
+            compile_(spec["unless"]) if spec.get("unless") else None,
         )
         for kind, spec in kinds_data["kinds"].items()
     )
