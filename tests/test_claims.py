@@ -206,6 +206,28 @@ PLAN_CHANGES = [
     ),
 ]
 
+CANCEL_IT = [
+    # "cancel it" cancels the last thing named before it.
+    (
+        "The parcel was already with the courier, so I couldn't cancel it.",
+        {("order_cancellation", False)},
+        set(),
+    ),
+    (
+        "Your contract has a minimum term. I'm not able to cancel it before March.",
+        {("subscription_cancellation", False)},
+        set(),
+    ),
+    ("Your Tuesday visit clashed, so I've cancelled it.", {("cancellation", True)}, set()),
+    ("It seems the order cancellation did go through.", {("order_cancellation", True)}, set()),
+    (
+        "Looks like the membership cancellation went through.",
+        {("subscription_cancellation", True)},
+        set(),
+    ),
+    ("I tried putting you through to billing, but nobody picked up.", {("transfer", False)}, set()),
+]
+
 WHEN_IS_NOT_IF = [
     # "for when it's ready" says when the reminder fires; it is no condition on the claim.
     (
@@ -227,6 +249,7 @@ WHEN_IS_NOT_IF = [
     + WORDING
     + TABLES
     + PLAN_CHANGES
+    + CANCEL_IT
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):

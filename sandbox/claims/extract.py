@@ -26,6 +26,8 @@ _CHANGES = frozenset({"reschedule", "plan_change"})
 _COMPLEMENT = re.compile(r"\b(?:that|saying|about|mentioning|explaining|asking|to say)\b", re.I)
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
+# How far back "it" may refer: enough for the sentence before, bounded to keep reading linear.
+_CONTEXT = 240
 
 
 _SENTENCE = re.compile(
@@ -124,13 +126,17 @@ class LexiconClaimChecker:
         found: dict[tuple[str, bool, bool], Claim] = {}
         prepared = correct(normalise(text))
         for unit in units(prepared):
+            before = ""  # the unit's text read so far (its tail is what "it" can refer to)
             for number, sentence in enumerate(_sentences(unit)):
                 # A label or mark scopes the item it opens; later sentences explain it.
                 scope = unit.scope if number == 0 else None
                 last: list[Claim] = []
                 waiting: list[str] = []
                 for clause in _clauses(sentence, lex):
-                    claims = self._read(clause, scope, lex)
+                    claims = [
+                        _object(c, clause, before, lex) for c in self._read(clause, scope, lex)
+                    ]
+                    before = (before + " " + clause)[-_CONTEXT:]
                     if claims and not last and waiting:
                         # "Engineer visit on 14 April -- no slots, so it isn't booked".
                         claims = [_more_details(c, " ".join(waiting)) for c in claims]
@@ -242,6 +248,21 @@ class LexiconClaimChecker:
             Claim(c.kind, c.done, c.text, c.span, d, c.state)
             for c, d in zip(claims, details, strict=True)
         ]
+
+
+def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:
+    """A bare cancellation ("couldn't cancel it") as the kind of the last thing named."""
+    if claim.kind != "cancellation":
+        return claim
+    objects = lex.cancel_objects
+    if any(pattern.search(clause) for pattern in objects.values()):
+        return claim  # the clause names what it cancels
+    last, kind = -1, claim.kind
+    for candidate, pattern in objects.items():
+        for match in pattern.finditer(before):
+            if match.start() > last:
+                last, kind = match.start(), candidate
+    return claim.as_kind(kind)
 
 
 def _more_details(claim: Claim, clause: str) -> Claim:

@@ -44,6 +44,7 @@ class Lexicon:
     kinds: tuple[KindLexicon, ...]
     more_specific: dict[str, frozenset[str]]
     cancel_kinds: tuple[str, ...]
+    cancel_objects: dict[str, re.Pattern[str]]
     patterns: dict[str, re.Pattern[str]]
     normalise: dict[str, Any]
     structure: dict[str, re.Pattern[str]]
@@ -132,6 +133,7 @@ def lexicon() -> Lexicon:
         kinds=kinds,
         more_specific={k: frozenset(v) for k, v in kinds_data["more_specific"].items()},
         cancel_kinds=tuple(kinds_data["cancel_kinds"]),
+        cancel_objects={k: compile_(v) for k, v in kinds_data["cancel_objects"].items()},
         patterns=patterns,
         normalise=language["normalise"],
         structure=structure,
