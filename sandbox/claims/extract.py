@@ -137,6 +137,10 @@ class LexiconClaimChecker:
                         _object(c, clause, before, lex) for c in self._read(clause, scope, lex)
                     ]
                     before = (before + " " + clause)[-_CONTEXT:]
+                    if last and scope == "not_done":
+                        # "❌ Text reminder -- your number isn't taking texts": after the item
+                        # a not-done label or mark scopes, the rest of the line says why.
+                        claims = []
                     if claims and not last and waiting:
                         # "Engineer visit on 14 April -- no slots, so it isn't booked".
                         claims = [_more_details(c, " ".join(waiting)) for c in claims]
