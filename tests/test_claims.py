@@ -228,6 +228,24 @@ CANCEL_IT = [
     ("I tried putting you through to billing, but nobody picked up.", {("transfer", False)}, set()),
 ]
 
+NEGATION_AND_HEDGES = [
+    (
+        "Neither the credit nor the refund has gone through yet.",
+        {("credit", False), ("refund", False)},
+        set(),
+    ),
+    ("I'm afraid the late fee has been charged to your card.", {("charge", True)}, set()),
+    ("I couldn't collect the deposit, the card was declined.", {("charge", False)}, set()),
+    (
+        "Your line should now be paused until May, if I'm reading this right.",
+        {("pause", True)},
+        set(),
+    ),
+    # "check-up to" is no "up to": only a limit ("up to 3 months") is a policy.
+    ("I've moved your check-up to the 2nd.", {("reschedule", True)}, set()),
+    ("You can pause for up to three months.", set(), set()),
+]
+
 WHEN_IS_NOT_IF = [
     # "for when it's ready" says when the reminder fires; it is no condition on the claim.
     (
@@ -250,6 +268,7 @@ WHEN_IS_NOT_IF = [
     + TABLES
     + PLAN_CHANGES
     + CANCEL_IT
+    + NEGATION_AND_HEDGES
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):
