@@ -246,6 +246,27 @@ NEGATION_AND_HEDGES = [
     ("You can pause for up to three months.", set(), set()),
 ]
 
+ATTEMPT_THEN_FAILURE = [
+    # What fails after "I tried to ..." is the thing tried, not a second claim.
+    (
+        "I tried to push your MOT to Tuesday, but the booking wouldn't save.",
+        {("reschedule", False)},
+        set(),
+    ),
+    (
+        "I attempted to cancel the order, but the warehouse couldn't release it.",
+        {("order_cancellation", False)},
+        set(),
+    ),
+    # An emoji standing for the full stop ends the sentence.
+    (
+        "The groomer is off sick today 😔 Your trim has been cancelled and I've emailed you.",
+        {("cancellation", True), ("email", True)},
+        set(),
+    ),
+    ("It's still active, so you'll be billed as usual.", set(), set()),
+]
+
 WHEN_IS_NOT_IF = [
     # "for when it's ready" says when the reminder fires; it is no condition on the claim.
     (
@@ -269,6 +290,7 @@ WHEN_IS_NOT_IF = [
     + PLAN_CHANGES
     + CANCEL_IT
     + NEGATION_AND_HEDGES
+    + ATTEMPT_THEN_FAILURE
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):

@@ -132,15 +132,24 @@ class LexiconClaimChecker:
                 scope = unit.scope if number == 0 else None
                 last: list[Claim] = []
                 waiting: list[str] = []
+                tried = False
                 for clause in _clauses(sentence, lex):
                     claims = [
                         _object(c, clause, before, lex) for c in self._read(clause, scope, lex)
                     ]
                     before = (before + " " + clause)[-_CONTEXT:]
-                    if last and scope == "not_done":
+                    if last and (
+                        scope == "not_done" or (tried and not any(c.done for c in claims))
+                    ):
                         # "❌ Text reminder -- your number isn't taking texts": after the item
-                        # a not-done label or mark scopes, the rest of the line says why.
+                        # a not-done label or mark scopes, the rest of the line says why; "I
+                        # tried to move it, but the booking didn't save": after a failed
+                        # attempt, what failed is the thing tried.
                         claims = []
+                    elif claims and not last:
+                        tried = bool(lex.patterns["attempt"].search(clause)) and not any(
+                            c.done for c in claims
+                        )
                     if claims and not last and waiting:
                         # "Engineer visit on 14 April -- no slots, so it isn't booked".
                         claims = [_more_details(c, " ".join(waiting)) for c in claims]
