@@ -267,6 +267,17 @@ ATTEMPT_THEN_FAILURE = [
     ("It's still active, so you'll be billed as usual.", set(), set()),
 ]
 
+RESULTS_AND_NOTE_FORM = [
+    # A kind's noun with a generic result ("worked", "saved", "is in place").
+    ("I think the pause on your box is in place now.", {("pause", True)}, set()),
+    ("The allergy note looks to have saved.", {("note", True)}, set()),
+    ("I believe the reservation worked, it shows on the screen.", {("booking", True)}, set()),
+    # List items in note form read as the sentence they abbreviate.
+    ("- Note added for the driver\n- Spare key ordered", {("note", True), ("order", True)}, set()),
+    ("✅ Deposit refund of $20 processed", {("refund", True)}, set()),
+    ("- Cancelled the Friday visit", {("cancellation", True)}, set()),
+]
+
 WHEN_IS_NOT_IF = [
     # "for when it's ready" says when the reminder fires; it is no condition on the claim.
     (
@@ -291,6 +302,7 @@ WHEN_IS_NOT_IF = [
     + CANCEL_IT
     + NEGATION_AND_HEDGES
     + ATTEMPT_THEN_FAILURE
+    + RESULTS_AND_NOTE_FORM
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):

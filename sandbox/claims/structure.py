@@ -109,8 +109,19 @@ def units(text: str) -> list[Unit]:
             if len(inline.group(1).split()) <= 3:
                 # "Reminder: not set" is one statement about the reminder, not two.
                 line = f"{inline.group(1)} is {inline.group(2)}"
+        if bullet or _MARK_FIRST.match(line):
+            line = _telegraphic(line)
         out.append(_marked(line, scope if (bullet or scope is None or not heading) else None))
     return out
+
+
+def _telegraphic(line: str) -> str:
+    """A list item in note form ("Note added", "Refill of your inhaler ordered") as a sentence
+    ("Note is added"), so that it reads like the full form the lexicon knows."""
+    match = lexicon().structure["telegraphic"].match(line)
+    if match is None:
+        return line
+    return f"{match.group(1)}is {line[match.end(1) :]}"
 
 
 def _cell_scope(cell: str) -> Scope:
