@@ -189,7 +189,7 @@ class LexiconClaimChecker:
             negated = not p["attempt_success"].search(clause)
         scoped = not negated and (scope == "not_done" or "notdonemark" in lowered)
         negated = negated or scoped
-        marked_done = scope == "done" or "donemark" in lowered
+        marked_done = scope == "done" or "donemark" in lowered or bool(p["cleft"].search(clause))
         # Each kind's words, read as done or (negated) not done, before the costlier tests.
         matches = []
         for kind_lex in kinds:
@@ -235,7 +235,7 @@ class LexiconClaimChecker:
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
         history = not labelled and bool(
             (p["history"].search(clause) and not p["perfect"].search(clause))
-            or p["past_passive"].search(clause)
+            or (p["past_passive"].search(clause) and not p["agent"].search(clause))
         )
         if history and negated:
             return []  # "we didn't charge you last time": about before this call

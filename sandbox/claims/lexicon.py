@@ -109,6 +109,7 @@ def lexicon() -> Lexicon:
         "reported",
         "attempt",
         "attempt_success",
+        "cleft",
         "state",
         "action",
         "agent",
