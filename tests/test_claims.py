@@ -278,6 +278,20 @@ RESULTS_AND_NOTE_FORM = [
     ("- Cancelled the Friday visit", {("cancellation", True)}, set()),
 ]
 
+HISTORY_AND_STATE = [
+    # "no-show" is no negation; a past passive with its own date is history, a state.
+    ("The $30 no-show fee was charged on the 4th.", set(), {"charge"}),
+    ("A $50 deposit was taken on the 2nd when you booked.", set(), {"booking", "charge"}),
+    ("The balance is already paid.", set(), {"charge"}),
+    ("Your slot on Monday is still in place.", set(), {"booking"}),
+    # A relative clause saying what was booked before is no booking made now.
+    (
+        "The filling that was booked for the 3rd I've moved to the 9th.",
+        {("reschedule", True)},
+        set(),
+    ),
+]
+
 WHEN_IS_NOT_IF = [
     # "for when it's ready" says when the reminder fires; it is no condition on the claim.
     (
@@ -303,6 +317,7 @@ WHEN_IS_NOT_IF = [
     + NEGATION_AND_HEDGES
     + ATTEMPT_THEN_FAILURE
     + RESULTS_AND_NOTE_FORM
+    + HISTORY_AND_STATE
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):
