@@ -278,6 +278,20 @@ RESULTS_AND_NOTE_FORM = [
     ("- Cancelled the Friday visit", {("cancellation", True)}, set()),
 ]
 
+BOOKING_WORDS = [
+    ("Sorry, we're full at eight, so I couldn't get you a table.", {("booking", False)}, set()),
+    (
+        "I've emailed you, and your room's held for the 3rd.",
+        {("email", True), ("booking", True)},
+        set(),
+    ),
+    (
+        "| | |\n|---|---|\n| Booking | Trim with Ana, Fri 4pm — confirmed |",
+        {("booking", True)},
+        set(),
+    ),
+]
+
 HISTORY_AND_STATE = [
     # "no-show" is no negation; a past passive with its own date is history, a state.
     ("The $30 no-show fee was charged on the 4th.", set(), {"charge"}),
@@ -318,6 +332,7 @@ WHEN_IS_NOT_IF = [
     + ATTEMPT_THEN_FAILURE
     + RESULTS_AND_NOTE_FORM
     + HISTORY_AND_STATE
+    + BOOKING_WORDS
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):

@@ -159,7 +159,8 @@ def _row(cells: list[str], header: list[str] | None, scope: Scope) -> Unit | Non
     row_scope = None
     kept = [filled[0]]
     for cell in filled[1:]:
-        cell_scope = _cell_scope(cell)
+        # "Cut with Nina, Tue 6pm -- confirmed": a status may close the cell instead.
+        cell_scope = _cell_scope(cell) or _cell_scope(cell.rsplit(", ", 1)[-1])
         row_scope = cell_scope or row_scope
         # A cell that is only a status ("Done", "✅") is said by the scope; a verb ("Booked")
         # is kept, as it names the action.
