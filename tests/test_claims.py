@@ -292,6 +292,22 @@ BOOKING_WORDS = [
     ),
 ]
 
+CREDITS_ORDERS_PAUSES = [
+    ("I've applied a ten-dollar goodwill credit to the account.", {("credit", True)}, set()),
+    ("I couldn't apply the SPRING20 code, it has expired.", {("credit", False)}, set()),
+    (
+        "I've paused the box for May, but the pause fee couldn't be waived.",
+        {("pause", True), ("fee_waiver", False)},
+        set(),
+    ),
+    ("I've put two new wiper blades on order for you.", {("order", True)}, set()),
+    ("Your repeat prescription went through this morning.", {("order", True)}, set()),
+    ("Your order should now be placed.", {("order", True)}, set()),
+    # What stayed as it was is no failed move.
+    ("I've added the note. Your visit next week hasn't moved.", {("note", True)}, set()),
+    ("I haven't moved your visit, the system is down.", {("reschedule", False)}, set()),
+]
+
 HISTORY_AND_STATE = [
     # "no-show" is no negation; a past passive with its own date is history, a state.
     ("The $30 no-show fee was charged on the 4th.", set(), {"charge"}),
@@ -333,6 +349,7 @@ WHEN_IS_NOT_IF = [
     + RESULTS_AND_NOTE_FORM
     + HISTORY_AND_STATE
     + BOOKING_WORDS
+    + CREDITS_ORDERS_PAUSES
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):
