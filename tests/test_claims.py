@@ -308,6 +308,14 @@ CREDITS_ORDERS_PAUSES = [
     ("I haven't moved your visit, the system is down.", {("reschedule", False)}, set()),
 ]
 
+OVERALL = [
+    # A heading or label that itself says the call went well is a statement as well as a scope.
+    ("**All sorted ✅**\n- Refund issued", {("overall", True), ("refund", True)}, set()),
+    ("Everything's done: I've emailed the invoice.", {("overall", True), ("email", True)}, set()),
+    ("Sorry, I couldn't get any of it done today.", {("overall", False)}, set()),
+    ("**Done:**\n- Note added", {("note", True)}, set()),
+]
+
 HISTORY_AND_STATE = [
     # "no-show" is no negation; a past passive with its own date is history, a state.
     ("The $30 no-show fee was charged on the 4th.", set(), {"charge"}),
@@ -350,6 +358,7 @@ WHEN_IS_NOT_IF = [
     + HISTORY_AND_STATE
     + BOOKING_WORDS
     + CREDITS_ORDERS_PAUSES
+    + OVERALL
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):

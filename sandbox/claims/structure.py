@@ -99,10 +99,14 @@ def units(text: str) -> list[Unit]:
         if (line.endswith(":") or heading) and len(line) <= 60:
             # A heading or a label line: it opens a scope (None for one it does not know).
             scope = _label_scope(line.rstrip(":"))[1]
+            if lexicon().structure["overall_labels"].match(line):
+                out.append(Unit(line.rstrip(":")))
             continue
         inline = _INLINE_LABEL.match(line)
         if inline:
             known, label_scope = _label_scope(inline.group(1))
+            if known and lexicon().structure["overall_labels"].match(inline.group(1)):
+                out.append(Unit(inline.group(1)))
             if known and len(inline.group(1).split()) <= 3:
                 out.append(_marked(inline.group(2), label_scope))
                 continue
