@@ -316,6 +316,17 @@ OVERALL = [
     ("**Done:**\n- Note added", {("note", True)}, set()),
 ]
 
+WRONG_KIND = [
+    ("I've moved you to 10:30 with the same groomer.", {("reschedule", True)}, set()),
+    ("I've moved you down to the Lite plan.", {("plan_change", True)}, set()),
+    (
+        "I've stopped the reminder texts, but I couldn't cancel the care plan itself.",
+        {("reminder_cancellation", True), ("subscription_cancellation", False)},
+        set(),
+    ),
+    ("Your refund was processed last Friday.", set(), {"refund"}),
+]
+
 HISTORY_AND_STATE = [
     # "no-show" is no negation; a past passive with its own date is history, a state.
     ("The $30 no-show fee was charged on the 4th.", set(), {"charge"}),
@@ -359,6 +370,7 @@ WHEN_IS_NOT_IF = [
     + BOOKING_WORDS
     + CREDITS_ORDERS_PAUSES
     + OVERALL
+    + WRONG_KIND
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):
