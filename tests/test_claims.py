@@ -327,6 +327,21 @@ WRONG_KIND = [
     ("Your refund was processed last Friday.", set(), {"refund"}),
 ]
 
+VERB_LABELS = [
+    # A label that is one verb reads as that verb with its object.
+    (
+        "**Booked:** cut with Sam, Friday 3pm.\n**Emailed:** the receipt.\n**Charged:** nothing.",
+        {("booking", True), ("email", True), ("charge", False)},
+        set(),
+    ),
+    (
+        "**Changed:** your check-in is now the 4th instead of the 3rd.",
+        {("reschedule", True)},
+        set(),
+    ),
+    ("The delivery date couldn't be changed.", {("reschedule", False)}, set()),
+]
+
 HISTORY_AND_STATE = [
     # "no-show" is no negation; a past passive with its own date is history, a state.
     ("The $30 no-show fee was charged on the 4th.", set(), {"charge"}),
@@ -371,6 +386,7 @@ WHEN_IS_NOT_IF = [
     + CREDITS_ORDERS_PAUSES
     + OVERALL
     + WRONG_KIND
+    + VERB_LABELS
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):

@@ -107,10 +107,12 @@ def units(text: str) -> list[Unit]:
             known, label_scope = _label_scope(inline.group(1))
             if known and lexicon().structure["overall_labels"].match(inline.group(1)):
                 out.append(Unit(inline.group(1)))
-            if known and len(inline.group(1).split()) <= 3:
+            if lexicon().structure["verb_labels"].match(inline.group(1)):
+                line = f"{inline.group(1)} {inline.group(2)}"
+            elif known and len(inline.group(1).split()) <= 3:
                 out.append(_marked(inline.group(2), label_scope))
                 continue
-            if len(inline.group(1).split()) <= 3:
+            elif len(inline.group(1).split()) <= 3:
                 # "Reminder: not set" is one statement about the reminder, not two.
                 line = f"{inline.group(1)} is {inline.group(2)}"
         if bullet or _MARK_FIRST.match(line):
