@@ -342,6 +342,12 @@ VERB_LABELS = [
     ("The delivery date couldn't be changed.", {("reschedule", False)}, set()),
 ]
 
+NOT_THE_AGENTS_DOING = [
+    ("It's $5 a month while paused.", set(), set()),
+    ("I've released the drill you'd reserved last week.", {("release", True)}, set()),
+    ("I can't see a late checkout on your booking.", set(), set()),
+]
+
 HISTORY_AND_STATE = [
     # "no-show" is no negation; a past passive with its own date is history, a state.
     ("The $30 no-show fee was charged on the 4th.", set(), {"charge"}),
@@ -387,6 +393,7 @@ WHEN_IS_NOT_IF = [
     + OVERALL
     + WRONG_KIND
     + VERB_LABELS
+    + NOT_THE_AGENTS_DOING
     + WHEN_IS_NOT_IF
 )
 def test_claims_read_from_a_message(text, claims, states):
