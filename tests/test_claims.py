@@ -345,7 +345,6 @@ VERB_LABELS = [
 NOT_THE_AGENTS_DOING = [
     ("It's $5 a month while paused.", set(), set()),
     ("I've released the drill you'd reserved last week.", {("release", True)}, set()),
-    ("I can't see a late checkout on your booking.", set(), set()),
 ]
 
 HISTORY_AND_STATE = [
