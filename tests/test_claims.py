@@ -168,7 +168,233 @@ WORDING = [
 ]
 
 
-@_cases(PLAIN + NORMALISATION + STRUCTURE + ATTEMPTS + STATES + REPORTED + WORDING)
+TABLES = [
+    # A status cell scopes its row; a bare "Done" says the row's words were done.
+    (
+        "| What you asked | Result |\n|---|---|\n| Push the MOT back a week | Done |\n"
+        "| Loan car | Not available that week |\n| Courtesy call | Added to the notes |",
+        {("reschedule", True), ("note", True)},
+        set(),
+    ),
+    (
+        "| Item | Status |\n|:--|:--|\n| Seat preference | ✅ |\n| Text reminder | Scheduled |\n"
+        "| Parking fee | Not waived |",
+        {("reminder", True), ("fee_waiver", False)},
+        set(),
+    ),
+    # Before / after columns: a row whose values differ is a change, an equal row nothing.
+    (
+        "| | Was | Now |\n|---|---|---|\n| Visit | Mon 9:00 | Wed 14:00 |\n| Vet | Dr Rao | Dr Rao |",
+        {("reschedule", True)},
+        set(),
+    ),
+    # An arrow between two values is a change of the thing named before them.
+    ("| Change | |\n|---|---|\n| Package: Basic → Plus | ✅ |", {("plan_change", True)}, set()),
+    ("| Change | Status |\n|---|---|\n| Payment date | ✅ moved to the 20th |", set(), set()),
+]
+
+PLAN_CHANGES = [
+    ("Your new Gold tier is active from Monday.", {("plan_change", True)}, set()),
+    ("Done, you're on the new 40GB package as of today.", {("plan_change", True)}, set()),
+    ("✅ Streaming add-on turned on", {("plan_change", True)}, set()),
+    ("I've removed the insurance add-on from your plan.", {("plan_change", True)}, set()),
+    ("The tier change hasn't gone through yet.", {("plan_change", False)}, set()),
+    (
+        "1. Plan changed from Flex to Anytime, starting from your next bill.",
+        {("plan_change", True)},
+        set(),
+    ),
+]
+
+CANCEL_IT = [
+    # "cancel it" cancels the last thing named before it.
+    (
+        "The parcel was already with the courier, so I couldn't cancel it.",
+        {("order_cancellation", False)},
+        set(),
+    ),
+    (
+        "Your contract has a minimum term. I'm not able to cancel it before March.",
+        {("subscription_cancellation", False)},
+        set(),
+    ),
+    ("Your Tuesday visit clashed, so I've cancelled it.", {("cancellation", True)}, set()),
+    ("It seems the order cancellation did go through.", {("order_cancellation", True)}, set()),
+    (
+        "Looks like the membership cancellation went through.",
+        {("subscription_cancellation", True)},
+        set(),
+    ),
+    ("I tried putting you through to billing, but nobody picked up.", {("transfer", False)}, set()),
+]
+
+NEGATION_AND_HEDGES = [
+    (
+        "Neither the credit nor the refund has gone through yet.",
+        {("credit", False), ("refund", False)},
+        set(),
+    ),
+    ("I'm afraid the late fee has been charged to your card.", {("charge", True)}, set()),
+    ("I couldn't collect the deposit, the card was declined.", {("charge", False)}, set()),
+    (
+        "Your line should now be paused until May, if I'm reading this right.",
+        {("pause", True)},
+        set(),
+    ),
+    # "check-up to" is no "up to": only a limit ("up to 3 months") is a policy.
+    ("I've moved your check-up to the 2nd.", {("reschedule", True)}, set()),
+    ("You can pause for up to three months.", set(), set()),
+]
+
+ATTEMPT_THEN_FAILURE = [
+    # What fails after "I tried to ..." is the thing tried, not a second claim.
+    (
+        "I tried to push your MOT to Tuesday, but the booking wouldn't save.",
+        {("reschedule", False)},
+        set(),
+    ),
+    (
+        "I attempted to cancel the order, but the warehouse couldn't release it.",
+        {("order_cancellation", False)},
+        set(),
+    ),
+    # An emoji standing for the full stop ends the sentence.
+    (
+        "The groomer is off sick today 😔 Your trim has been cancelled and I've emailed you.",
+        {("cancellation", True), ("email", True)},
+        set(),
+    ),
+    ("It's still active, so you'll be billed as usual.", set(), set()),
+]
+
+RESULTS_AND_NOTE_FORM = [
+    # A kind's noun with a generic result ("worked", "saved", "is in place").
+    ("I think the pause on your box is in place now.", {("pause", True)}, set()),
+    ("The allergy note looks to have saved.", {("note", True)}, set()),
+    ("I believe the reservation worked, it shows on the screen.", {("booking", True)}, set()),
+    # List items in note form read as the sentence they abbreviate.
+    ("- Note added for the driver\n- Spare key ordered", {("note", True), ("order", True)}, set()),
+    ("✅ Deposit refund of $20 processed", {("refund", True)}, set()),
+    ("- Cancelled the Friday visit", {("cancellation", True)}, set()),
+]
+
+BOOKING_WORDS = [
+    ("Sorry, we're full at eight, so I couldn't get you a table.", {("booking", False)}, set()),
+    (
+        "I've emailed you, and your room's held for the 3rd.",
+        {("email", True), ("booking", True)},
+        set(),
+    ),
+    (
+        "| | |\n|---|---|\n| Booking | Trim with Ana, Fri 4pm — confirmed |",
+        {("booking", True)},
+        set(),
+    ),
+]
+
+CREDITS_ORDERS_PAUSES = [
+    ("I've applied a ten-dollar goodwill credit to the account.", {("credit", True)}, set()),
+    ("I couldn't apply the SPRING20 code, it has expired.", {("credit", False)}, set()),
+    (
+        "I've paused the box for May, but the pause fee couldn't be waived.",
+        {("pause", True), ("fee_waiver", False)},
+        set(),
+    ),
+    ("I've put two new wiper blades on order for you.", {("order", True)}, set()),
+    ("Your repeat prescription went through this morning.", {("order", True)}, set()),
+    ("Your order should now be placed.", {("order", True)}, set()),
+    # What stayed as it was is no failed move.
+    ("I've added the note. Your visit next week hasn't moved.", {("note", True)}, set()),
+    ("I haven't moved your visit, the system is down.", {("reschedule", False)}, set()),
+]
+
+OVERALL = [
+    # A heading or label that itself says the call went well is a statement as well as a scope.
+    ("**All sorted ✅**\n- Refund issued", {("overall", True), ("refund", True)}, set()),
+    ("Everything's done: I've emailed the invoice.", {("overall", True), ("email", True)}, set()),
+    ("Sorry, I couldn't get any of it done today.", {("overall", False)}, set()),
+    ("**Done:**\n- Note added", {("note", True)}, set()),
+]
+
+WRONG_KIND = [
+    ("I've moved you to 10:30 with the same groomer.", {("reschedule", True)}, set()),
+    ("I've moved you down to the Lite plan.", {("plan_change", True)}, set()),
+    (
+        "I've stopped the reminder texts, but I couldn't cancel the care plan itself.",
+        {("reminder_cancellation", True), ("subscription_cancellation", False)},
+        set(),
+    ),
+    ("Your refund was processed last Friday.", set(), {"refund"}),
+]
+
+VERB_LABELS = [
+    # A label that is one verb reads as that verb with its object.
+    (
+        "**Booked:** cut with Sam, Friday 3pm.\n**Emailed:** the receipt.\n**Charged:** nothing.",
+        {("booking", True), ("email", True), ("charge", False)},
+        set(),
+    ),
+    (
+        "**Changed:** your check-in is now the 4th instead of the 3rd.",
+        {("reschedule", True)},
+        set(),
+    ),
+    ("The delivery date couldn't be changed.", {("reschedule", False)}, set()),
+]
+
+NOT_THE_AGENTS_DOING = [
+    ("It's $5 a month while paused.", set(), set()),
+    ("I've released the drill you'd reserved last week.", {("release", True)}, set()),
+]
+
+HISTORY_AND_STATE = [
+    # "no-show" is no negation; a past passive with its own date is history, a state.
+    ("The $30 no-show fee was charged on the 4th.", set(), {"charge"}),
+    ("A $50 deposit was taken on the 2nd when you booked.", set(), {"booking", "charge"}),
+    ("The balance is already paid.", set(), {"charge"}),
+    ("Your slot on Monday is still in place.", set(), {"booking"}),
+    # A relative clause saying what was booked before is no booking made now.
+    (
+        "The filling that was booked for the 3rd I've moved to the 9th.",
+        {("reschedule", True)},
+        set(),
+    ),
+]
+
+WHEN_IS_NOT_IF = [
+    # "for when it's ready" says when the reminder fires; it is no condition on the claim.
+    (
+        "I've set a text reminder for when your glasses are ready to collect.",
+        {("reminder", True)},
+        set(),
+    ),
+    ("If you cancel now, we would refund the deposit.", set(), set()),
+]
+
+
+@_cases(
+    PLAIN
+    + NORMALISATION
+    + STRUCTURE
+    + ATTEMPTS
+    + STATES
+    + REPORTED
+    + WORDING
+    + TABLES
+    + PLAN_CHANGES
+    + CANCEL_IT
+    + NEGATION_AND_HEDGES
+    + ATTEMPT_THEN_FAILURE
+    + RESULTS_AND_NOTE_FORM
+    + HISTORY_AND_STATE
+    + BOOKING_WORDS
+    + CREDITS_ORDERS_PAUSES
+    + OVERALL
+    + WRONG_KIND
+    + VERB_LABELS
+    + NOT_THE_AGENTS_DOING
+    + WHEN_IS_NOT_IF
+)
 def test_claims_read_from_a_message(text, claims, states):
     assert _read(text) == (claims, states)
 

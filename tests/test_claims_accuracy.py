@@ -1,14 +1,16 @@
 """The claim checker against hand-labelled sets written independently of it.
 
-``claims_labelled.yaml`` is the old development set and ``claims_heldout.yaml`` the old
-held-out set. ``claims_hosted.yaml`` (issue 11) holds messages in the style of hosted
-assistants, written before the checker was rebuilt by an author who read none of it: its
-``split: dev`` half was tuned on, its ``split: test`` half looked at once, at the end.
+The headline is ``claims_fresh.yaml``: messages in the style of hosted assistants, written by
+another author while the checker was being tuned (issue 11, second round) and scored once, after
+the last change to the checker. Every other set has been read while tuning and is development
+data now: ``claims_labelled.yaml`` (old development set), ``claims_heldout.yaml`` (old held-out
+set) and both halves of ``claims_hosted.yaml`` (its ``split: test`` half was the first round's
+test, 0.891 / 0.789).
 
 Precision and recall are over (kind, done) pairs of action claims (``opsbench.agreement``, the
 same code ``opsbench claims agreement`` uses for an LLM judge). ``-s`` prints the tables: per
-kind, per style, details, descriptions of the account. The floors are the issue's targets
-where they were met, and just under the measured figure where they were not (see README).
+kind, per style, details, descriptions of the account. The development sets must meet the
+issue's targets; the fresh set's floor is what was measured on it once (see README).
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ HERE = Path(__file__).parent / "data"
 DATA = HERE / "claims_labelled.yaml"
 HELDOUT = HERE / "claims_heldout.yaml"
 HOSTED = HERE / "claims_hosted.yaml"
+FRESH = HERE / "claims_fresh.yaml"
 TARGET = (0.95, 0.93)
-# Looked at once, after the last change to the checker: held-out 0.941 / 0.871, hosted test half
-# 0.891 / 0.789. Neither meets the target; the floors sit just under what was measured.
-HELDOUT_FLOOR = (0.93, 0.86)
-HOSTED_TEST_FLOOR = (0.88, 0.78)
+# Measured once on the fresh set, after the last change to the checker: 0.875 / 0.800 (README
+# has the tables). The targets are not met there; the floor sits just under what was measured.
+FRESH_FLOOR = (0.87, 0.79)
 
 
 def _measure(path: Path, split: str | None = None):
@@ -36,38 +38,43 @@ def _measure(path: Path, split: str | None = None):
 
 
 def test_labelled_sets_use_only_known_kinds():
-    for path in (DATA, HELDOUT, HOSTED):
+    for path in (DATA, HELDOUT, HOSTED, FRESH):
         items = load_set(path)
         assert len(items) >= 80
         assert {c["kind"] for item in items for c in item["claims"]} <= set(KINDS)
 
 
-def test_claim_checker_on_the_old_development_set():
-    m = _measure(DATA)
-    print("\n" + render("old development set", m))
+def test_claim_checker_on_the_fresh_test_set():
+    m = _measure(FRESH)
+    print("\n" + render("fresh test set (scored once)", m))
+    assert m.total.precision >= FRESH_FLOOR[0]
+    assert m.total.recall >= FRESH_FLOOR[1]
+
+
+@pytest.mark.parametrize(
+    "label, path, split",
+    [
+        ("old development set", DATA, None),
+        ("old held-out set", HELDOUT, None),
+        ("hosted set, both halves", HOSTED, None),
+    ],
+    ids=["labelled", "heldout", "hosted"],
+)
+def test_claim_checker_on_the_development_sets(label, path, split):
+    m = _measure(path, split)
+    print("\n" + render(f"{label} (tuned on)", m))
     assert m.total.precision >= TARGET[0] and m.total.recall >= TARGET[1]
 
 
-def test_claim_checker_on_the_hosted_development_half():
-    m = _measure(HOSTED, "dev")
-    print("\n" + render("hosted set, dev half", m))
-    assert m.total.precision >= TARGET[0] and m.total.recall >= TARGET[1]
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_claim_checker_on_each_half_of_the_hosted_set(split):
+    m = _measure(HOSTED, split)
+    print("\n" + render(f"hosted set, {split} half (tuned on)", m))
+    # The halves are reported apart (README); each stays near the targets.
+    assert m.total.precision >= 0.94 and m.total.recall >= 0.92
 
 
-def test_claim_checker_on_the_old_held_out_set():
-    m = _measure(HELDOUT)
-    print("\n" + render("old held-out set", m))
-    assert m.total.precision >= HELDOUT_FLOOR[0] and m.total.recall >= HELDOUT_FLOOR[1]
-
-
-def test_claim_checker_on_the_hosted_test_half():
-    m = _measure(HOSTED, "test")
-    print("\n" + render("hosted set, test half", m))
-    assert m.total.precision >= HOSTED_TEST_FLOOR[0]
-    assert m.total.recall >= HOSTED_TEST_FLOOR[1]
-
-
-@pytest.mark.parametrize("path", [DATA, HELDOUT, HOSTED], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [DATA, HELDOUT, HOSTED, FRESH], ids=lambda p: p.name)
 def test_the_checker_is_deterministic(path):
     items = load_set(path)[:40]
     first = [LexiconClaimChecker().extract(i["text"]) for i in items]
@@ -75,10 +82,12 @@ def test_the_checker_is_deterministic(path):
 
 
 if __name__ == "__main__":
-    # Only development misses are printed: reading test misses would make them development data.
+    # Only development misses are printed: reading the fresh set's misses would make it
+    # development data.
     for label, (path, split) in {
         "old development": (DATA, None),
-        "hosted dev": (HOSTED, "dev"),
+        "old held-out": (HELDOUT, None),
+        "hosted": (HOSTED, None),
     }.items():
         result = _measure(path, split)
         print("\n".join(result.misses))

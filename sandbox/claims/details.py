@@ -78,7 +78,12 @@ _STAFF = re.compile(
     r"\b(?:with|by|see|seeing|sees) (?:(?:our |the )?(?:hygienist|dentist|doctor|vet|stylist|"
     r"technician|mechanic|engineer|trainer|nurse|pharmacist|therapist) )?"
     r"((?:[Dd]r\.? |[Dd]octor )?[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)|"
-    r"\b((?:[Dd]r\.?|[Dd]octor) [A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)"
+    r"\b((?:[Dd]r\.?|[Dd]octor) [A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)|"
+    # "booked Anna for 10am"; "Jade's fully booked": a name as the object of a booking, or
+    # whose diary the clause is about.
+    r"\b(?:book(?:ed)?|got|put) ([A-Z][a-z'-]+) (?=for|on|at|in)\b|"
+    r"\b([A-Z][a-z'-]+)'s (?=(?:fully booked|diary|calendar|schedule|column|chair|"
+    r"availability|off|away|out|not (?:in|available|free)|on (?:leave|holiday))\b)"
 )
 _NOT_NAMES = frozenset(
     [
@@ -248,8 +253,8 @@ def _amounts(clause: str) -> list[Found]:
 def _staff(clause: str) -> list[Found]:
     out = []
     for m in _STAFF.finditer(clause):
-        name = m.group(1) or m.group(2)
-        start = m.start(1) if m.group(1) else m.start(2)
+        group = next(i for i in range(1, 5) if m.group(i))
+        name, start = m.group(group), m.start(group)
         words = [w for w in re.split(r"[ .]+", name) if w]
         if words and words[0].lower() not in _NOT_NAMES and words[-1].lower() not in _NOT_NAMES:
             out.append(Found("staff", name.strip(), start))

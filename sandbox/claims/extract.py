@@ -26,6 +26,8 @@ _CHANGES = frozenset({"reschedule", "plan_change"})
 _COMPLEMENT = re.compile(r"\b(?:that|saying|about|mentioning|explaining|asking|to say)\b", re.I)
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
+# How far back "it" may refer: enough for the sentence before, bounded to keep reading linear.
+_CONTEXT = 240
 
 
 _SENTENCE = re.compile(
@@ -124,13 +126,30 @@ class LexiconClaimChecker:
         found: dict[tuple[str, bool, bool], Claim] = {}
         prepared = correct(normalise(text))
         for unit in units(prepared):
+            before = ""  # the unit's text read so far (its tail is what "it" can refer to)
             for number, sentence in enumerate(_sentences(unit)):
                 # A label or mark scopes the item it opens; later sentences explain it.
                 scope = unit.scope if number == 0 else None
                 last: list[Claim] = []
                 waiting: list[str] = []
+                tried = False
                 for clause in _clauses(sentence, lex):
-                    claims = self._read(clause, scope, lex)
+                    claims = [
+                        _object(c, clause, before, lex) for c in self._read(clause, scope, lex)
+                    ]
+                    before = (before + " " + clause)[-_CONTEXT:]
+                    if last and (
+                        scope == "not_done" or (tried and not any(c.done for c in claims))
+                    ):
+                        # "❌ Text reminder -- your number isn't taking texts": after the item
+                        # a not-done label or mark scopes, the rest of the line says why; "I
+                        # tried to move it, but the booking didn't save": after a failed
+                        # attempt, what failed is the thing tried.
+                        claims = []
+                    elif claims and not last:
+                        tried = bool(lex.patterns["attempt"].search(clause)) and not any(
+                            c.done for c in claims
+                        )
                     if claims and not last and waiting:
                         # "Engineer visit on 14 April -- no slots, so it isn't booked".
                         claims = [_more_details(c, " ".join(waiting)) for c in claims]
@@ -170,10 +189,12 @@ class LexiconClaimChecker:
             negated = not p["attempt_success"].search(clause)
         scoped = not negated and (scope == "not_done" or "notdonemark" in lowered)
         negated = negated or scoped
-        marked_done = scope == "done" or "donemark" in lowered
+        marked_done = scope == "done" or "donemark" in lowered or bool(p["cleft"].search(clause))
         # Each kind's words, read as done or (negated) not done, before the costlier tests.
         matches = []
         for kind_lex in kinds:
+            if kind_lex.unless is not None and kind_lex.unless.search(clause):
+                continue
             match = _first(kind_lex.done, clause)
             if match is None and (negated or marked_done):
                 match = _first(kind_lex.act, clause)
@@ -186,6 +207,13 @@ class LexiconClaimChecker:
         if not negated and marked_done and any(strong for _, _, strong in matches):
             # Under "Done:", a kind's bare noun beside another kind's verb is not a claim.
             matches = [m for m in matches if m[2]]
+        if not negated and not any(strong for _, _, strong in matches) and len(matches) > 1:
+            # Only bare words under a label or mark ("Move Friday's booking | Done"): the most
+            # specific kind they name is the one meant.
+            named = {m[0].kind for m in matches}
+            matches = [
+                m for m in matches if not (lex.more_specific.get(m[0].kind, frozenset()) & named)
+            ]
         if attempt is not None and negated:
             # "I tried to add your name to the booking": what was tried follows "tried to".
             matches = [m for m in matches if m[1].start() <= attempt.end() + 20]
@@ -207,7 +235,7 @@ class LexiconClaimChecker:
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
         history = not labelled and bool(
             (p["history"].search(clause) and not p["perfect"].search(clause))
-            or p["past_passive"].search(clause)
+            or (p["past_passive"].search(clause) and not p["agent"].search(clause))
         )
         if history and negated:
             return []  # "we didn't charge you last time": about before this call
@@ -233,6 +261,21 @@ class LexiconClaimChecker:
             Claim(c.kind, c.done, c.text, c.span, d, c.state)
             for c, d in zip(claims, details, strict=True)
         ]
+
+
+def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:
+    """A bare cancellation ("couldn't cancel it") as the kind of the last thing named."""
+    if claim.kind != "cancellation":
+        return claim
+    objects = lex.cancel_objects
+    if any(pattern.search(clause) for pattern in objects.values()):
+        return claim  # the clause names what it cancels
+    last, kind = -1, claim.kind
+    for candidate, pattern in objects.items():
+        for match in pattern.finditer(before):
+            if match.start() > last:
+                last, kind = match.start(), candidate
+    return claim.as_kind(kind)
 
 
 def _more_details(claim: Claim, clause: str) -> Claim:

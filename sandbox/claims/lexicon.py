@@ -33,6 +33,8 @@ class KindLexicon:
     done: tuple[re.Pattern[str], ...]
     act: tuple[re.Pattern[str], ...]
     future: re.Pattern[str] | None
+    # Words that make the kind's words mean something else ("moved the direct debit date").
+    unless: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class Lexicon:
     kinds: tuple[KindLexicon, ...]
     more_specific: dict[str, frozenset[str]]
     cancel_kinds: tuple[str, ...]
+    cancel_objects: dict[str, re.Pattern[str]]
     patterns: dict[str, re.Pattern[str]]
     normalise: dict[str, Any]
     structure: dict[str, re.Pattern[str]]
@@ -94,6 +97,7 @@ def lexicon() -> Lexicon:
             tuple(compile_(p) for p in spec["done"]),
             tuple(compile_(p) for p in spec["act"]),
             compile_(future[kind]) if kind in future else None,
+            compile_(spec["unless"]) if spec.get("unless") else None,
         )
         for kind, spec in kinds_data["kinds"].items()
     )
@@ -105,6 +109,7 @@ def lexicon() -> Lexicon:
         "reported",
         "attempt",
         "attempt_success",
+        "cleft",
         "state",
         "action",
         "agent",
@@ -129,6 +134,7 @@ def lexicon() -> Lexicon:
         kinds=kinds,
         more_specific={k: frozenset(v) for k, v in kinds_data["more_specific"].items()},
         cancel_kinds=tuple(kinds_data["cancel_kinds"]),
+        cancel_objects={k: compile_(v) for k, v in kinds_data["cancel_objects"].items()},
         patterns=patterns,
         normalise=language["normalise"],
         structure=structure,

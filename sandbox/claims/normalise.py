@@ -24,6 +24,10 @@ _PICTOGRAPHS = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u20e3\U000e0000-\U000e007f]"
 )
 
+_PICTOGRAPH_STOP = re.compile(
+    r"(?<=[\w)])[^\S\n]*" + _PICTOGRAPHS.pattern + r"+[^\S\n]+(?=[A-Z][a-z]|I\b)"
+)
+
 
 @cache
 def _table() -> dict[int, str]:
@@ -67,6 +71,8 @@ def normalise(text: str) -> str:
         text = unicodedata.normalize("NFKC", text)
         text = text.translate(_table())
         text = _strip_accents(text)
+        # An emoji between two sentences often stands for the full stop ("today 😔 Your ...").
+        text = _PICTOGRAPH_STOP.sub(". ", text)
         text = _PICTOGRAPHS.sub(" ", text)
     else:
         text = text.replace("\r", "").replace("\t", " ")

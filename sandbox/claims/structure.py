@@ -26,6 +26,7 @@ _TABLE_SEPARATOR = re.compile(r"^[\s|:\-]+$")
 # "Label: rest of the line", the label short and free of sentence punctuation.
 _INLINE_LABEL = re.compile(r"^([^:.!?]{1,48}):\s+(\S.*)$")
 _MARK_FIRST = re.compile(r"^\s*(donemark|notdonemark|pendingmark)\b\s*", re.IGNORECASE)
+_ARROW = re.compile(r"^(?:([^:]{1,40}):\s*)?(.{1,60}?)\s*(?:→|->|=>|⇒)\s*(.{1,60})$")
 _MARK_SCOPE = {"donemark": "done", "notdonemark": "not_done", "pendingmark": "future"}
 
 
@@ -63,6 +64,9 @@ def units(text: str) -> list[Unit]:
     out: list[Unit] = []
     scope: Scope = None
     blank_before = False
+    header: list[str] | None = None
+    last_cells: list[str] = []
+    last_row: Unit | None = None
     for raw in text.split("\n"):
         if not raw.strip() or _RULE.match(raw):
             blank_before = True
@@ -70,13 +74,22 @@ def units(text: str) -> list[Unit]:
         stripped = raw.strip()
         if stripped.startswith("|") or stripped.count("|") >= 2:
             if _TABLE_SEPARATOR.match(stripped):
+                # The row above was the header: it names the columns, it states nothing.
+                if header is None and out and out[-1] is last_row:
+                    out.pop()
+                    header = last_cells
                 continue
-            cells = [c.strip() for c in stripped.strip("|").split("|")]
-            # A row is one statement: "Reminder | Text set for Monday" -> "Reminder is Text set ...".
-            line = " is ".join(_EMPHASIS.sub("", c).replace(" — ", ", ") for c in cells if c)
-            out.append(_marked(line, scope))
+            cells = [
+                _EMPHASIS.sub("", c.strip()).replace(" — ", ", ")
+                for c in stripped.strip("|").split("|")
+            ]
+            last_cells = cells
+            last_row = _row(cells, header, scope)
+            if last_row is not None:
+                out.append(last_row)
             blank_before = False
             continue
+        header = None
         line, heading, bullet = _clean(raw)
         if not line:
             continue
@@ -86,18 +99,92 @@ def units(text: str) -> list[Unit]:
         if (line.endswith(":") or heading) and len(line) <= 60:
             # A heading or a label line: it opens a scope (None for one it does not know).
             scope = _label_scope(line.rstrip(":"))[1]
+            if lexicon().structure["overall_labels"].match(line):
+                out.append(Unit(line.rstrip(":")))
             continue
         inline = _INLINE_LABEL.match(line)
         if inline:
             known, label_scope = _label_scope(inline.group(1))
-            if known and len(inline.group(1).split()) <= 3:
+            if known and lexicon().structure["overall_labels"].match(inline.group(1)):
+                out.append(Unit(inline.group(1)))
+            if lexicon().structure["verb_labels"].match(inline.group(1)):
+                line = f"{inline.group(1)} {inline.group(2)}"
+            elif known and len(inline.group(1).split()) <= 3:
                 out.append(_marked(inline.group(2), label_scope))
                 continue
-            if len(inline.group(1).split()) <= 3:
+            elif len(inline.group(1).split()) <= 3:
                 # "Reminder: not set" is one statement about the reminder, not two.
                 line = f"{inline.group(1)} is {inline.group(2)}"
+        if bullet or _MARK_FIRST.match(line):
+            line = _telegraphic(line)
         out.append(_marked(line, scope if (bullet or scope is None or not heading) else None))
     return out
+
+
+def _telegraphic(line: str) -> str:
+    """A list item in note form ("Note added", "Refill of your inhaler ordered") as a sentence
+    ("Note is added"), so that it reads like the full form the lexicon knows."""
+    match = lexicon().structure["telegraphic"].match(line)
+    if match is None:
+        return line
+    return f"{match.group(1)}is {line[match.end(1) :]}"
+
+
+def _cell_scope(cell: str) -> Scope:
+    """The scope a status cell gives its row: "Booked", "✅", "Couldn't do", "Not sent"."""
+    patterns = lexicon().structure
+    head = " ".join(cell.split()[:3])
+    mark = _MARK_FIRST.match(head)
+    if mark:
+        return _MARK_SCOPE[mark.group(1).lower()]
+    if patterns["not_done_labels"].match(head) or patterns["status_not_done"].match(head):
+        return "not_done"
+    if patterns["status_done"].match(head):
+        return "done"
+    return None
+
+
+def _row(cells: list[str], header: list[str] | None, scope: Scope) -> Unit | None:
+    """A table row as one statement, under the scope its status cell gives it.
+
+    "| Reminder | SMS, day before | Set |" reads "Reminder is SMS, day before is Set" under
+    ``done``; under a "Before | Now" header a row whose values differ reads as a change.
+    """
+    filled = [c for c in cells if c]
+    if not filled:
+        return None
+    patterns = lexicon().structure
+    if header and len(cells) >= 3:
+        before = [i for i, h in enumerate(header) if patterns["column_before"].search(h)]
+        after = [i for i, h in enumerate(header) if patterns["column_after"].search(h)]
+        if before and after and max(before[0], after[0]) < len(cells):
+            old, new = cells[before[0]], cells[after[0]]
+            if old.lower() == new.lower():
+                return None  # unchanged: nothing was done to it
+            return Unit(f"{cells[0]} changed from {old} to {new}", "done")
+    row_scope = None
+    kept = [filled[0]]
+    for cell in filled[1:]:
+        # "Cut with Nina, Tue 6pm -- confirmed": a status may close the cell instead.
+        cell_scope = _cell_scope(cell) or _cell_scope(cell.rsplit(", ", 1)[-1])
+        row_scope = cell_scope or row_scope
+        # A cell that is only a status ("Done", "✅") is said by the scope; a verb ("Booked")
+        # is kept, as it names the action.
+        if cell_scope is None or not patterns["status_only"].match(cell):
+            kept.append(cell)
+    line = " is ".join(_arrow(c) for c in kept)
+    if row_scope is None:
+        return _marked(line, scope)
+    return Unit(line, row_scope)
+
+
+def _arrow(text: str) -> str:
+    """ "Plan: Premium → Off-Peak" says the plan was changed from one value to the other."""
+    match = _ARROW.match(text)
+    if not match:
+        return text
+    subject = match.group(1) or "it"
+    return f"{subject} changed from {match.group(2)} to {match.group(3)}"
 
 
 def _marked(line: str, scope: Scope) -> Unit:
