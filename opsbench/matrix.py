@@ -183,7 +183,7 @@ def _why_not(task: Task, flaw: str) -> str:
 
 def missing_cells(businesses: Sequence[Business], tasks: Sequence[Task]) -> list[str]:
     """``business: no task in cell X`` for every coverage cell a business leaves empty."""
-    lines = []
+    lines: list[str] = []
     for business in businesses:
         have = {t.coverage for t in tasks if t.business.id == business.id}
         lines.extend(

@@ -7,7 +7,7 @@ field reads the same wherever it is.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
@@ -32,7 +32,8 @@ def describe(error: ValidationError) -> Iterator[tuple[list[Any], str]]:
     """``(path, message)`` pairs for one error: one per unknown field, else one."""
     path = list(error.absolute_path)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        known = sorted(error.schema.get("properties", {}))
+        schema = error.schema if isinstance(error.schema, Mapping) else {}
+        known = sorted(schema.get("properties", {}))
         for key in sorted(k for k in error.instance if k not in known):
             if not isinstance(key, str):
                 yield path, f"unknown field {short_repr(key)}; fields are strings"

@@ -157,7 +157,9 @@ class EscalationPolicy(Mitigation):
                     continue
                 for record in records:
                     arguments = _dry_arguments(tool, record["id"])
-                    effect = None if arguments is None else preview(tool, arguments)
+                    if arguments is None:
+                        continue
+                    effect = preview(tool, arguments)
                     if effect is None:
                         continue
                     why = self._reserved(ToolCall("dry", tool, ""), arguments, effect, messages)

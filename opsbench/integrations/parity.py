@@ -102,7 +102,7 @@ def inspect_scores(
     if log.status != "success":
         raise RuntimeError(f"inspect eval ended {log.status}: {log.error}")
     return {
-        str(s.id): s.scores["opsbench_scorer"].metadata["opsbench_score"]
+        str(s.id): (s.scores["opsbench_scorer"].metadata or {})["opsbench_score"]
         for s in log.samples or []
         if s.scores
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from sandbox.claims.details import assign, find_details
 from sandbox.claims.lexicon import Lexicon, lexicon
@@ -81,7 +82,7 @@ def _negation(clause: str, lex: Lexicon) -> tuple[int, ...] | None:
     return found or None
 
 
-def _nearest(matches: list, negation: tuple[int, ...] | None) -> list:
+def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
     """Of several kinds in a negated clause, those it negates: when the clause was negated by
     its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
     hours of the booking"); when only by a label or mark, the first kind named."""

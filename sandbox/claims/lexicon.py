@@ -68,7 +68,8 @@ class Lexicon:
 
 def _load(name: str) -> dict[str, Any]:
     text = resources.files("sandbox.claims").joinpath("data", name).read_text("utf-8")
-    return yaml.safe_load(text)
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
 
 
 def _flat(pattern: str) -> str:
