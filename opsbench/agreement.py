@@ -138,7 +138,11 @@ def load_set(path: Path, split: str | None = None) -> list[dict[str, Any]]:
     except OSError as exc:
         raise LabelledSetError(f"{path}: cannot read the labelled set ({exc.strerror})") from None
     except yaml.YAMLError as exc:
-        raise LabelledSetError(f"{path}: not valid YAML ({exc})") from None
+        # One line: the parser's own message spans several, with a caret diagram.
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise LabelledSetError(f"{path}: not valid YAML{where}: {problem}") from None
     if not isinstance(items, list) or not all(
         isinstance(i, dict) and isinstance(i.get("text"), str) and isinstance(i.get("claims"), list)
         for i in items

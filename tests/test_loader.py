@@ -202,7 +202,7 @@ BREAKAGES = [
         "a caller still written as a script in step with the plan",
         "tasks.yaml",
         lambda d: _task(d)["caller"].update(script=["Hi"]),
-        "tasks.yaml: tasks[0].caller: Additional properties are not allowed ('script' was unexpected)",
+        "tasks.yaml: tasks[0].caller.script: unknown field 'script'",
     ),
     (
         "setup leaves a record off schema",

@@ -61,6 +61,8 @@ def _measure(judge: str, items: list, base_url: str | None):  # type: ignore[no-
     from sandbox.claims import LexiconClaimChecker
 
     if judge == "lexicon":
+        if base_url is not None:
+            raise OpsbenchError("--base-url applies to a model --judge, not to the lexicon checker")
         return measure(items, LexiconClaimChecker().extract)
 
     from contract.assistant import EpisodeContext

@@ -200,7 +200,7 @@ def strategies(env: Env) -> dict[tuple[str, str], st.SearchStrategy[str]]:
             st.just("Bad Name"), st.just("../escape"), st.just("1st"), WORD.map(str.upper)
         ),
         ("businesses new", "out"): st.sampled_from(
-            [str(env.text_file), str(env.text_file / "below"), str(env.business_folder.parent)]
+            [str(env.text_file), str(env.text_file / "below")]
         ),
         ("claims agreement", "labelled"): st.sampled_from(
             [str(env.bad_json), str(env.a_dir), str(env.root / "missing.yaml")]
@@ -256,7 +256,7 @@ def good_args(env: Env, command: str, param: str) -> list[str]:
 def _drop(args: list[str], param: str) -> list[str]:
     """The option under test replaces its good value (e.g. run's --store or --set)."""
     flag = {"root": "--set", "task_set": "--set", "store": "--store", "port": "--port"}.get(param)
-    flag = flag or {"labelled": "--set"}.get(param)
+    flag = flag or {"labelled": "--set", "out": "--out"}.get(param)
     flag = flag or {"task": "--task"}.get(param)
     flag = flag or {"business": "-b", "model": "-m", "limit": "--limit"}.get(param)
     if flag and flag in args:

@@ -232,12 +232,16 @@ def test_a_tactic_line_that_cannot_be_said_is_refused_before_the_run(tmp_path: P
     target = tmp_path / "set" / "mini_clinic"
     shutil.copytree(MINI / "mini_clinic", target)
     tasks = target / "tasks.yaml"
-    first = '        - "Hi, this is Maria Lopez, I need to move my cleaning on Tuesday."'
+    first = (
+        "        - say: \"Thursday afternoon please, two o'clock if you have it. "
+        'And text me a reminder the day before."'
+    )
+    assert first in tasks.read_text()
     tasks.write_text(
-        tasks.read_text().replace(first, "        - {tactic: change_after_confirmation}")
+        tasks.read_text().replace(first, "        - tactic: change_after_confirmation", 1)
     )
     why = (
-        "caller.script[0]: tactic 'change_after_confirmation' needs change_to set in the task "
+        "caller.moves[0]: tactic 'change_after_confirmation' needs change_to set in the task "
         "for a scripted line"
     )
     validate = invoke("businesses", "validate", "--set", str(target.parent))
