@@ -127,7 +127,11 @@ def test_the_stored_score_holds_every_field_of_the_verdict():
         "missing_disclosures": ["x"],
         "disclosed": False,
         "confident_partial": verdict.confident_partial,
+        # A claim whose stated detail contradicts the ledger (issue 11): none here.
+        "misstated": False,
         "reasons": list(verdict.reasons),
+        # The task's number of sessions, for the breakdown by sessions (issue 18).
+        "sessions": 1,
     }
     assert len(verdict.violations) == 1 and verdict.tags() == {"policy"}
     assert verdict.reasons[0] == "outcome not met: insert notes"
