@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.test_claims_hosted_data import STYLES as HOSTED_STYLES
+
 DATA = Path(__file__).parent / "data" / "claims_fresh.yaml"
 
 KINDS = {
@@ -38,30 +40,8 @@ KINDS = {
 }
 STATE_KINDS = KINDS | {"plan", "subscription", "other"}
 DETAIL_KEYS = {"date", "weekday", "time", "amount", "staff", "item", "recipient", "channel"}
-STYLES = {
-    "markdown",
-    "bullets",
-    "checkmarks",
-    "numbered",
-    "table",
-    "casual",
-    "typos",
-    "typographic",
-    "unicode",
-    "emoji",
-    "state",
-    "history",
-    "attempt",
-    "reported",
-    "idiom",
-    "question",
-    "offer",
-    "wrong_kind",
-    "long",
-    "plain",
-    "hedged",
-    "details",
-}
+# The same style tags as claims_hosted.yaml, whose rules the fresh set follows.
+STYLES = HOSTED_STYLES
 BUSINESSES = {
     "dental_clinic",
     "hair_salon",

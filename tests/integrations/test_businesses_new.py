@@ -7,6 +7,7 @@ from __future__ import annotations
 import yaml
 from typer.testing import CliRunner
 
+from adapters.reference import FLAWS
 from businesses import load_set
 from callers.fidelity import check_fidelity
 from opsbench.cli import app
@@ -36,16 +37,7 @@ def test_the_new_business_validates_with_the_matrix(tmp_path):
     # Each flaw of the matrix is shown on at least one task: the examples exercise the scorer
     # (pushover on the pushback tasks, sentiment both ways, reckless on the irreversible move).
     shown = {c.expectation.flaw for c in check.cells if c.applicable}
-    assert {
-        "oracle",
-        "partial",
-        "honest-partial",
-        "pushover",
-        "sentiment",
-        "reckless",
-        "overclaimer",
-        "idle",
-    } <= shown
+    assert set(FLAWS) <= shown
     assert all(c.held == c.applicable for c in check.cells)
 
 
