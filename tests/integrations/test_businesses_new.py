@@ -15,7 +15,6 @@ from opsbench.integrations.new_business import write_business
 from opsbench.matrix import check_set
 from opsbench.validation import VALIDATION_ROUTES, run_reference, validate_task
 from sandbox.task import COVERAGE_CELLS
-from sandbox.task import COVERAGE_CELLS
 
 RUNNER = CliRunner()
 
