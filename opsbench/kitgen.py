@@ -31,6 +31,7 @@ from businesses.generate import (
     load_rendered,
 )
 from businesses.generate.render import label
+from sandbox.task import COVERAGE_CELLS, Task
 
 GENERATED_MARK = "# Generated from businesses/kits/"
 
@@ -107,10 +108,14 @@ class Generation:
 def _check_directory(directory: str, slugs: list[str]) -> dict[str, list[str]]:
     """Pool worker: load one rendered business folder and check the tasks of ``slugs``."""
     from businesses.loader import load_business
-    from opsbench.matrix import task_problems
 
     _, tasks = load_business(directory)
-    by_slug = {t.id.split("/", 1)[1]: t for t in tasks}
+    return _check_tasks({t.id.split("/", 1)[1]: t for t in tasks}, slugs)
+
+
+def _check_tasks(by_slug: dict[str, Task], slugs: list[str]) -> dict[str, list[str]]:
+    from opsbench.matrix import task_problems
+
     return {slug: task_problems(by_slug[slug]) for slug in slugs}
 
 
@@ -163,12 +168,18 @@ def generate(
             renders.append((renderer, rendered, tally))
             tally.businesses.append(rendered.business_id)
             tally.rendered += len(kit.scenarios)
+    coverage: dict[tuple[int, str], str] = {}
     with tempfile.TemporaryDirectory(prefix="opsbench-kits-") as staging:
-        _validate_all(Path(staging), renders, jobs if validate else 0, public, say)
+        _validate_all(Path(staging), renders, jobs if validate else 0, public, say, coverage)
     _write(out, renders)
     generation = Generation(str(period) if period else "public", count, public, counts)
-    for tally in counts:
-        tally.gaps = _coverage_gaps(out, tally)
+    for index, (_, rendered, tally) in enumerate(renders):
+        have = {coverage[(index, slug)] for slug in rendered.blocks}
+        tally.gaps.extend(
+            f"{rendered.business_id}: no task in coverage cell {cell}"
+            for cell in COVERAGE_CELLS
+            if cell not in have
+        )
     (out / "manifest.json").write_text(
         json.dumps(generation.manifest(), indent=2, sort_keys=False) + "\n", "utf-8"
     )
@@ -181,18 +192,21 @@ def _validate_all(
     jobs: int,
     public: bool,
     say: Callable[[str], None],
+    coverage: dict[tuple[int, str], str],
 ) -> None:
-    """Check every rendered task; redraw the failing ones round by round; drop what never holds."""
+    """Check every rendered task; redraw the failing ones round by round; drop what never holds.
+    ``coverage`` receives each (draw index, slug)'s coverage cell as loaded."""
     if jobs == 0:
-        for _, rendered, _ in renders:
-            load_rendered(rendered, staging / rendered.business_id)
+        for index, (_, rendered, _) in enumerate(renders):
+            _, tasks = load_rendered(rendered, staging / rendered.business_id)
+            coverage.update({(index, slug): t.coverage for slug, t in tasks.items()})
         return
     pending = {index: sorted(rendered.blocks) for index, (_, rendered, _) in enumerate(renders)}
     pool: Executor | None = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
         attempt = 1
         while pending:
-            results = _run_round(staging, renders, pending, attempt, pool)
+            results = _run_round(staging, renders, pending, attempt, pool, coverage)
             retry: dict[int, list[str]] = {}
             for index, failing in results.items():
                 renderer, rendered, tally = renders[index]
@@ -219,15 +233,17 @@ def _run_round(
     pending: dict[int, list[str]],
     attempt: int,
     pool: Executor | None,
+    coverage: dict[tuple[int, str], str],
 ) -> dict[int, dict[str, list[str]]]:
     """One round: write each draw's pending scenarios, check them; index -> failing slug -> why."""
     futures: dict[int, Any] = {}
     for index, slugs in pending.items():
         rendered = renders[index][1]
         directory = staging / f"{rendered.business_id}-{renders[index][2].kit}-a{attempt}"
-        load_rendered(rendered, directory, slugs)  # loader problems are kit errors: raised
+        _, tasks = load_rendered(rendered, directory, slugs)  # loader problems: kit errors
+        coverage.update({(index, slug): t.coverage for slug, t in tasks.items()})
         if pool is None:
-            futures[index] = _check_directory(str(directory), slugs)
+            futures[index] = _check_tasks(tasks, slugs)
         else:
             futures[index] = pool.submit(_check_directory, str(directory), slugs)
     results = {}
@@ -258,15 +274,3 @@ def _generated(directory: Path) -> bool:
             return handle.readline().startswith(GENERATED_MARK)
     except (OSError, UnicodeDecodeError):
         return False
-
-
-def _coverage_gaps(out: Path, tally: KitCount) -> list[str]:
-    """Coverage cells a generated business leaves empty (after drops), one line each."""
-    from businesses.loader import load_business
-    from opsbench.matrix import missing_cells
-
-    gaps = []
-    for bid in tally.businesses:
-        business, tasks = load_business(out / bid)
-        gaps.extend(missing_cells([business], tasks))
-    return gaps
