@@ -224,3 +224,24 @@ def test_cli_refuses_a_heldout_draw_inside_the_public_set(tmp_path: Path):
                      "--out", str(PUBLIC_DIR / "held")])  # fmt: skip
     assert result.exit_code == 2 and "businesses/public" in result.stderr
     assert not (PUBLIC_DIR / "held").exists()
+
+
+def test_cli_warns_when_a_heldout_draw_would_be_committed(tmp_path: Path):
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    args = ["--kits", str(KITS), "--period", "2027Q1", "-j", "1"]
+    env = {"OPSBENCH_HELDOUT_SECRET": SECRET}
+    tracked = invoke([*args, "--out", str(tmp_path / "draw")], env)
+    assert tracked.exit_code == 0 and "not git-ignored" in tracked.stderr
+    (tmp_path / ".gitignore").write_text("heldout/\n")
+    ignored = invoke([*args, "--out", str(tmp_path / "heldout")], env)
+    assert ignored.exit_code == 0 and ignored.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "extra", [["--secret", "s"], ["--period", "2027Q1"], ["--variants", "3"]], ids=str
+)
+def test_cli_public_draw_takes_no_secret_period_or_variants(tmp_path: Path, extra: list[str]):
+    result = invoke(["--public", "--kits", str(KITS), "--out", str(tmp_path), *extra])
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
