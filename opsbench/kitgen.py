@@ -10,6 +10,7 @@ the pool or the clock.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import tempfile
@@ -48,6 +49,7 @@ class KitCount:
     redrawn: int = 0
     dropped: list[dict[str, str]] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
+    distinct: int = 0  # shipped tasks that differ from every other in business or task text
 
     @property
     def shipped(self) -> int:
@@ -63,6 +65,7 @@ class KitCount:
             "redrawn": self.redrawn,
             "dropped": len(self.dropped),
             "shipped": self.shipped,
+            "distinct": self.distinct,
             "dropped_tasks": self.dropped,
             "coverage_gaps": self.gaps,
         }
@@ -89,6 +92,10 @@ class Generation:
     def redrawn(self) -> int:
         return sum(k.redrawn for k in self.kits)
 
+    @property
+    def distinct(self) -> int:
+        return sum(k.distinct for k in self.kits)
+
     def manifest(self) -> dict[str, Any]:
         # No secret, no clock: the same (secret, period) gives the same bytes.
         return {
@@ -101,6 +108,7 @@ class Generation:
             "redrawn": self.redrawn,
             "dropped": self.dropped,
             "shipped": self.rendered - self.dropped,
+            "distinct": self.distinct,
             "kits": [k.as_json() for k in self.kits],
         }
 
@@ -173,7 +181,11 @@ def generate(
         _validate_all(Path(staging), renders, jobs if validate else 0, public, say, coverage)
     _write(out, renders)
     generation = Generation(str(period) if period else "public", count, public, counts)
+    seen: dict[str, set[str]] = {}
     for index, (_, rendered, tally) in enumerate(renders):
+        for fingerprint in _fingerprints(rendered):
+            seen.setdefault(tally.kit, set()).add(fingerprint)
+        tally.distinct = len(seen.get(tally.kit, ()))
         have = {coverage[(index, slug)] for slug in rendered.blocks}
         tally.gaps.extend(
             f"{rendered.business_id}: no task in coverage cell {cell}"
@@ -274,3 +286,14 @@ def _generated(directory: Path) -> bool:
             return handle.readline().startswith(GENERATED_MARK)
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def _fingerprints(rendered: RenderedDraw) -> list[str]:
+    """One hash per shipped task of its business and task text with the ids taken out: two
+    variants that drew the same call count once in ``distinct``."""
+    bid = rendered.business_id
+    business = rendered.business_text.split("\n", 1)[1].replace(bid, "<business>")
+    return [
+        hashlib.sha256((business + "\0" + block.split("\n", 1)[1]).encode("utf-8")).hexdigest()
+        for block in rendered.blocks.values()
+    ]

@@ -91,7 +91,9 @@ def test_two_periods_differ_in_rules_and_data_and_both_validate(tmp_path: Path):
 
 
 def test_variants_are_distinct_businesses_and_tasks(tmp_path: Path):
-    heldout(tmp_path, "2027Q1", variants=3)
+    result = heldout(tmp_path, "2027Q1", variants=3)
+    assert result.distinct == 15
+    assert json.loads((tmp_path / "manifest.json").read_text())["distinct"] == 15
     businesses, tasks = load_set(tmp_path)
     assert [b.id for b in businesses] == ["mini_kit_v01", "mini_kit_v02", "mini_kit_v03"]
     phones = {c["phone"] for b in businesses for c in b.seed["customers"].values()}

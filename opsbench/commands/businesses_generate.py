@@ -127,7 +127,8 @@ def register_generate(group: typer.Typer) -> None:
         typer.echo(
             f"{'public draw' if public else f'held-out draw {period}'}: "
             f"{generation.rendered - generation.dropped} of {generation.rendered} tasks validated "
-            f"and written to {out} ({share:.1%} dropped, {generation.redrawn} redraws) "
+            f"({generation.distinct} distinct) and written to {out} ({share:.1%} dropped, "
+            f"{generation.redrawn} redraws) "
             f"in {seconds:.1f}s with {workers} process(es)"
         )
         if not public:
