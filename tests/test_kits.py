@@ -247,3 +247,12 @@ def test_cli_warns_when_a_heldout_draw_would_be_committed(tmp_path: Path):
 def test_cli_public_draw_takes_no_secret_period_or_variants(tmp_path: Path, extra: list[str]):
     result = invoke(["--public", "--kits", str(KITS), "--out", str(tmp_path), *extra])
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_process_pool_does_not_change_a_byte(tmp_path: Path):
+    kit = copy_kit(tmp_path)
+    (kit / "scenarios" / "flaky.yaml.j2").write_text(FLAKY)  # redraws exercise the rounds too
+    for jobs in (1, 2):
+        generate(tmp_path / f"j{jobs}", period="2027Q3", secret=SECRET, variants=3,
+                 kits_root=kit.parent, jobs=jobs)  # fmt: skip
+    assert files(tmp_path / "j1") == files(tmp_path / "j2")
