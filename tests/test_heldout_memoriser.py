@@ -4,6 +4,7 @@ shows the gap per metric (issue 16, "what must be shown")."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -11,6 +12,8 @@ from typer.testing import CliRunner
 from businesses import load_set
 from opsbench.cli import app
 from opsbench.kitgen import generate
+from opsbench.metrics import METRICS
+from tests.app.test_html import CHROMIUM, _chromium
 from tests.helpers import KITS
 
 
@@ -48,3 +51,10 @@ def test_a_memoriser_passes_public_and_collapses_on_heldout(tmp_path: Path):
     html = tmp_path / "r.html"
     assert run(["report", "--store", str(store), "--html", str(html)]).exit_code == 0
     assert '"set_gaps"' in html.read_text()
+    if CHROMIUM is not None:  # the page draws the per-metric gap table
+        dom = _chromium(tmp_path, "--dump-dom", html.as_uri()).stdout
+        assert '<body data-rendered="ok">' in dom
+        table = dom[dom.index('data-gap="python:tests.memoriser:Memoriser"') :]
+        table = table[: table.index("</table>")]
+        assert len(re.findall(r'<tr data-metric="', table)) == len(METRICS)
+        assert re.search(r'<tr data-metric="pass">.*?\+80\.0 \[', table)
