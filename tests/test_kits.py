@@ -256,3 +256,19 @@ def test_the_process_pool_does_not_change_a_byte(tmp_path: Path):
         generate(tmp_path / f"j{jobs}", period="2027Q3", secret=SECRET, variants=3,
                  kits_root=kit.parent, jobs=jobs)  # fmt: skip
     assert files(tmp_path / "j1") == files(tmp_path / "j2")
+
+
+def test_a_heldout_person_keeps_the_shape_of_the_public_one():
+    from businesses.generate.context import Names
+
+    pools = {
+        "people": [{"name": "Ann Lee", "email": None, "tier": "vip", "dob": "1980-01-01"}],
+        "first_names": ["Bo", "Cy"],
+        "last_names": ["Day", "Eng"],
+    }
+    names = Names(Draw("k", SECRET, "2027Q1", 1), date(2027, 1, 4), {}, pools)
+    first, second = names.person(1), names.person(2)
+    assert first["email"] is None and first["tier"] == "vip"  # no email on file stays so
+    assert first["name"] != "Ann Lee" and first["dob"] != "1980-01-01"
+    assert first["phone"] != second["phone"] and first["name"] != second["name"]
+    assert names.person(1) == first  # the same person wherever a template asks
