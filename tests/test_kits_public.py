@@ -25,8 +25,9 @@ def files(root: Path) -> dict[str, bytes]:
 
 @needs_kits
 def test_the_committed_public_set_equals_its_regeneration(tmp_path: Path):
-    result = generate(tmp_path, period=None, secret=None, jobs=2)
-    assert result.dropped == 0, [d for k in result.kits for d in k.dropped]
+    # Rendering alone: the committed files are validated by the public set's own tests
+    # (tests/test_scorer_matrix.py), so equal bytes mean the public draw validates too.
+    result = generate(tmp_path, period=None, secret=None, validate=False)
     fresh = files(tmp_path)
     committed = {
         name: data
