@@ -269,8 +269,11 @@ def _write(out: Path, renders: list[tuple[KitRenderer, RenderedDraw, KitCount]])
     """Write the shipped tasks; remove earlier generated folders this draw does not write."""
     out.mkdir(parents=True, exist_ok=True)
     mine = {rendered.business_id for _, rendered, _ in renders}
+    kits = {tally.kit for _, _, tally in renders}
     for child in sorted(out.iterdir()):
-        if child.is_dir() and child.name not in mine and _generated(child):
+        # Only folders an earlier run generated from the kits drawn now (more variants, or
+        # scenarios since removed): other kits' folders and hand-written ones stay.
+        if child.is_dir() and child.name not in mine and _generated_from(child) in kits:
             shutil.rmtree(child)
     for _, rendered, _ in renders:
         target = out / rendered.business_id
@@ -279,13 +282,17 @@ def _write(out: Path, renders: list[tuple[KitRenderer, RenderedDraw, KitCount]])
         rendered.write(target)
 
 
-def _generated(directory: Path) -> bool:
+def _generated_from(directory: Path) -> str | None:
+    """The kit a folder was generated from (its business.yaml's first line), or None."""
     business = directory / "business.yaml"
     try:
         with business.open("r", encoding="utf-8") as handle:
-            return handle.readline().startswith(GENERATED_MARK)
+            first = handle.readline()
     except (OSError, UnicodeDecodeError):
-        return False
+        return None
+    if not first.startswith(GENERATED_MARK):
+        return None
+    return first[len(GENERATED_MARK) :].split(" ", 1)[0]
 
 
 def _fingerprints(rendered: RenderedDraw) -> list[str]:

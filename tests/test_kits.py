@@ -272,3 +272,19 @@ def test_a_heldout_person_keeps_the_shape_of_the_public_one():
     assert first["name"] != "Ann Lee" and first["dob"] != "1980-01-01"
     assert first["phone"] != second["phone"] and first["name"] != second["name"]
     assert names.person(1) == first  # the same person wherever a template asks
+
+
+def test_a_later_draw_replaces_its_own_folders_and_keeps_the_rest(tmp_path: Path):
+    out = tmp_path / "out"
+    heldout(out, "2027Q1", variants=3)
+    (out / "hand_written").mkdir()
+    (out / "hand_written" / "business.yaml").write_text("id: hand_written\n")
+    other = out / "other_kit_v01"
+    other.mkdir()
+    (other / "business.yaml").write_text("# Generated from businesses/kits/other_kit (x)\n")
+    heldout(out, "2027Q1", variants=1)
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [
+        "hand_written",
+        "mini_kit_v01",
+        "other_kit_v01",
+    ]
