@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 SECRET_ENV = "OPSBENCH_HELDOUT_SECRET"
-MAX_VARIANTS = 99  # business ids carry the variant in two digits (<kit>_v07)
+MAX_VARIANTS = 999  # business ids carry the variant: <kit>_v07, <kit>_v123
 
 
 def register_generate(group: typer.Typer) -> None:
