@@ -10,6 +10,7 @@ the pool or the clock.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import tempfile
@@ -31,6 +32,7 @@ from businesses.generate import (
     load_rendered,
 )
 from businesses.generate.render import label
+from sandbox.task import COVERAGE_CELLS, Task
 
 GENERATED_MARK = "# Generated from businesses/kits/"
 
@@ -47,6 +49,7 @@ class KitCount:
     redrawn: int = 0
     dropped: list[dict[str, str]] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
+    distinct: int = 0  # shipped tasks that differ from every other in business or task text
 
     @property
     def shipped(self) -> int:
@@ -62,6 +65,7 @@ class KitCount:
             "redrawn": self.redrawn,
             "dropped": len(self.dropped),
             "shipped": self.shipped,
+            "distinct": self.distinct,
             "dropped_tasks": self.dropped,
             "coverage_gaps": self.gaps,
         }
@@ -88,6 +92,10 @@ class Generation:
     def redrawn(self) -> int:
         return sum(k.redrawn for k in self.kits)
 
+    @property
+    def distinct(self) -> int:
+        return sum(k.distinct for k in self.kits)
+
     def manifest(self) -> dict[str, Any]:
         # No secret, no clock: the same (secret, period) gives the same bytes.
         return {
@@ -100,6 +108,7 @@ class Generation:
             "redrawn": self.redrawn,
             "dropped": self.dropped,
             "shipped": self.rendered - self.dropped,
+            "distinct": self.distinct,
             "kits": [k.as_json() for k in self.kits],
         }
 
@@ -107,10 +116,14 @@ class Generation:
 def _check_directory(directory: str, slugs: list[str]) -> dict[str, list[str]]:
     """Pool worker: load one rendered business folder and check the tasks of ``slugs``."""
     from businesses.loader import load_business
-    from opsbench.matrix import task_problems
 
     _, tasks = load_business(directory)
-    by_slug = {t.id.split("/", 1)[1]: t for t in tasks}
+    return _check_tasks({t.id.split("/", 1)[1]: t for t in tasks}, slugs)
+
+
+def _check_tasks(by_slug: dict[str, Task], slugs: list[str]) -> dict[str, list[str]]:
+    from opsbench.matrix import task_problems
+
     return {slug: task_problems(by_slug[slug]) for slug in slugs}
 
 
@@ -163,12 +176,22 @@ def generate(
             renders.append((renderer, rendered, tally))
             tally.businesses.append(rendered.business_id)
             tally.rendered += len(kit.scenarios)
+    coverage: dict[tuple[int, str], str] = {}
     with tempfile.TemporaryDirectory(prefix="opsbench-kits-") as staging:
-        _validate_all(Path(staging), renders, jobs if validate else 0, public, say)
+        _validate_all(Path(staging), renders, jobs if validate else 0, public, say, coverage)
     _write(out, renders)
     generation = Generation(str(period) if period else "public", count, public, counts)
-    for tally in counts:
-        tally.gaps = _coverage_gaps(out, tally)
+    seen: dict[str, set[str]] = {}
+    for index, (_, rendered, tally) in enumerate(renders):
+        for fingerprint in _fingerprints(rendered):
+            seen.setdefault(tally.kit, set()).add(fingerprint)
+        tally.distinct = len(seen.get(tally.kit, ()))
+        have = {coverage[(index, slug)] for slug in rendered.blocks}
+        tally.gaps.extend(
+            f"{rendered.business_id}: no task in coverage cell {cell}"
+            for cell in COVERAGE_CELLS
+            if cell not in have
+        )
     (out / "manifest.json").write_text(
         json.dumps(generation.manifest(), indent=2, sort_keys=False) + "\n", "utf-8"
     )
@@ -181,18 +204,21 @@ def _validate_all(
     jobs: int,
     public: bool,
     say: Callable[[str], None],
+    coverage: dict[tuple[int, str], str],
 ) -> None:
-    """Check every rendered task; redraw the failing ones round by round; drop what never holds."""
+    """Check every rendered task; redraw the failing ones round by round; drop what never holds.
+    ``coverage`` receives each (draw index, slug)'s coverage cell as loaded."""
     if jobs == 0:
-        for _, rendered, _ in renders:
-            load_rendered(rendered, staging / rendered.business_id)
+        for index, (_, rendered, _) in enumerate(renders):
+            _, tasks = load_rendered(rendered, staging / rendered.business_id)
+            coverage.update({(index, slug): t.coverage for slug, t in tasks.items()})
         return
     pending = {index: sorted(rendered.blocks) for index, (_, rendered, _) in enumerate(renders)}
     pool: Executor | None = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
         attempt = 1
         while pending:
-            results = _run_round(staging, renders, pending, attempt, pool)
+            results = _run_round(staging, renders, pending, attempt, pool, coverage)
             retry: dict[int, list[str]] = {}
             for index, failing in results.items():
                 renderer, rendered, tally = renders[index]
@@ -219,15 +245,17 @@ def _run_round(
     pending: dict[int, list[str]],
     attempt: int,
     pool: Executor | None,
+    coverage: dict[tuple[int, str], str],
 ) -> dict[int, dict[str, list[str]]]:
     """One round: write each draw's pending scenarios, check them; index -> failing slug -> why."""
     futures: dict[int, Any] = {}
     for index, slugs in pending.items():
         rendered = renders[index][1]
         directory = staging / f"{rendered.business_id}-{renders[index][2].kit}-a{attempt}"
-        load_rendered(rendered, directory, slugs)  # loader problems are kit errors: raised
+        _, tasks = load_rendered(rendered, directory, slugs)  # loader problems: kit errors
+        coverage.update({(index, slug): t.coverage for slug, t in tasks.items()})
         if pool is None:
-            futures[index] = _check_directory(str(directory), slugs)
+            futures[index] = _check_tasks(tasks, slugs)
         else:
             futures[index] = pool.submit(_check_directory, str(directory), slugs)
     results = {}
@@ -241,8 +269,11 @@ def _write(out: Path, renders: list[tuple[KitRenderer, RenderedDraw, KitCount]])
     """Write the shipped tasks; remove earlier generated folders this draw does not write."""
     out.mkdir(parents=True, exist_ok=True)
     mine = {rendered.business_id for _, rendered, _ in renders}
+    kits = {tally.kit for _, _, tally in renders}
     for child in sorted(out.iterdir()):
-        if child.is_dir() and child.name not in mine and _generated(child):
+        # Only folders an earlier run generated from the kits drawn now (more variants, or
+        # scenarios since removed): other kits' folders and hand-written ones stay.
+        if child.is_dir() and child.name not in mine and _generated_from(child) in kits:
             shutil.rmtree(child)
     for _, rendered, _ in renders:
         target = out / rendered.business_id
@@ -251,22 +282,25 @@ def _write(out: Path, renders: list[tuple[KitRenderer, RenderedDraw, KitCount]])
         rendered.write(target)
 
 
-def _generated(directory: Path) -> bool:
+def _generated_from(directory: Path) -> str | None:
+    """The kit a folder was generated from (its business.yaml's first line), or None."""
     business = directory / "business.yaml"
     try:
         with business.open("r", encoding="utf-8") as handle:
-            return handle.readline().startswith(GENERATED_MARK)
+            first = handle.readline()
     except (OSError, UnicodeDecodeError):
-        return False
+        return None
+    if not first.startswith(GENERATED_MARK):
+        return None
+    return first[len(GENERATED_MARK) :].split(" ", 1)[0]
 
 
-def _coverage_gaps(out: Path, tally: KitCount) -> list[str]:
-    """Coverage cells a generated business leaves empty (after drops), one line each."""
-    from businesses.loader import load_business
-    from opsbench.matrix import missing_cells
-
-    gaps = []
-    for bid in tally.businesses:
-        business, tasks = load_business(out / bid)
-        gaps.extend(missing_cells([business], tasks))
-    return gaps
+def _fingerprints(rendered: RenderedDraw) -> list[str]:
+    """One hash per shipped task of its business and task text with the ids taken out: two
+    variants that drew the same call count once in ``distinct``."""
+    bid = rendered.business_id
+    business = rendered.business_text.split("\n", 1)[1].replace(bid, "<business>")
+    return [
+        hashlib.sha256((business + "\0" + block.split("\n", 1)[1]).encode("utf-8")).hexdigest()
+        for block in rendered.blocks.values()
+    ]

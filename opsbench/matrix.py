@@ -13,6 +13,7 @@ use it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -298,17 +299,25 @@ def task_problems(task: Task) -> list[str]:
     idle assistant fails a task that requires an action), and the task offers what its coverage
     cell implies. The generator drops or redraws a task on any line of this.
     """
-    from opsbench.validation import validate_task
+    return asyncio.run(_task_problems(task))
 
-    problems = validate_task(task)
+
+async def _task_problems(task: Task) -> list[str]:
+    # One event loop for all of a task's episodes: the generator checks thousands of tasks.
+    from opsbench.validation import run_reference_async, validate_task_async
+
+    problems, runs = await validate_task_async(task)
     if problems:
         return problems
-    runs: dict[str, ReferenceRun] = {}
     for exp in EXPECTATIONS:
         if not exp.applies(task):
             continue
         if exp.flaw not in runs:
-            runs[exp.flaw] = run_reference(task, exp.flaw)
+            try:
+                runs[exp.flaw] = await run_reference_async(task, exp.flaw)
+            except Exception as exc:  # one line per broken task, never a trace
+                problems.append(f"reference/{exp.flaw}: the episode raised {type(exc).__name__}")
+                continue
         score = runs[exp.flaw].score
         if not exp.holds(score):
             said = "; ".join(score.reasons) or ("passed" if score.passed else "failed")

@@ -106,15 +106,22 @@ def validate_task(task: Task) -> list[str]:
     expected, state every fact it must disclose, and keep its caller faithful; and every
     authored caller line may state only facts its caller was given.
     """
+    return asyncio.run(validate_task_async(task))[0]
+
+
+async def validate_task_async(task: Task) -> tuple[list[str], dict[str, ReferenceRun]]:
+    """:func:`validate_task` in a running loop, with the runs of the routes (by route name)."""
     problems = static_problems(task)
     if problems:
-        return problems
+        return problems, {}
     problems = [f"caller: {reason}" for reason in check_authored_lines(task)]
+    runs: dict[str, ReferenceRun] = {}
     for route in VALIDATION_ROUTES:
         try:
-            run = run_reference(task, route)
+            run = await run_reference_async(task, route)
         except Exception as exc:  # a validator reports a broken task in one line, never a trace
             problems.append(f"{route}: the episode raised {type(exc).__name__}: {exc}")
             continue
+        runs[route] = run
         problems.extend(route_problems(run))
-    return problems
+    return problems, runs

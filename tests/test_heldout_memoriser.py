@@ -4,13 +4,19 @@ shows the gap per metric (issue 16, "what must be shown")."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
-from businesses import load_set
+from businesses import PUBLIC_DIR, load_set
+from businesses.generate import KITS_DIR, kit_dirs
 from opsbench.cli import app
 from opsbench.kitgen import generate
+from opsbench.metrics import METRICS
+from tests.app.test_html import CHROMIUM, _chromium
 from tests.helpers import KITS
 
 
@@ -48,3 +54,37 @@ def test_a_memoriser_passes_public_and_collapses_on_heldout(tmp_path: Path):
     html = tmp_path / "r.html"
     assert run(["report", "--store", str(store), "--html", str(html)]).exit_code == 0
     assert '"set_gaps"' in html.read_text()
+    if CHROMIUM is not None:  # the page draws the per-metric gap table
+        dom = _chromium(tmp_path, "--dump-dom", html.as_uri()).stdout
+        assert '<body data-rendered="ok">' in dom
+        table = dom[dom.index('data-gap="python:tests.memoriser:Memoriser"') :]
+        table = table[: table.index("</table>")]
+        assert len(re.findall(r'<tr data-metric="', table)) == len(METRICS)
+        assert re.search(r'<tr data-metric="pass">.*?\+80\.0 \[', table)
+
+
+REAL_KITS = [d.name for d in kit_dirs(KITS_DIR)]
+
+
+@pytest.mark.skipif(not REAL_KITS, reason="no kit in businesses/kits yet")
+def test_the_memoriser_collapses_on_a_heldout_draw_of_a_real_kit(tmp_path: Path):
+    kit = REAL_KITS[0]
+    public = tmp_path / "public"
+    shutil.copytree(PUBLIC_DIR / kit, public / kit)  # the committed public draw of this kit
+    heldout = tmp_path / "heldout"
+    generate(heldout, period="2027Q1", secret="memoriser-test", kits=[kit], jobs=2)
+    store = tmp_path / "o.db"
+    result = run(
+        [
+            "run", "-m", "python:tests.memoriser:Memoriser",  # memory: all of businesses/public
+            "--set", f"public={public}", "--set", f"heldout={heldout}", "-q",
+            "--store", str(store),
+        ]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (model,) = json.loads(run(["report", "--store", str(store), "--json"]).stdout)["models"]
+    sets = model["breakdowns"]["task_set"]
+    assert sets["public"]["rates"]["pass"]["value"] >= 0.9
+    assert sets["heldout"]["rates"]["pass"]["value"] <= 0.3
+    gaps = {row["metric"]: row for row in model["set_gaps"]}
+    assert gaps["pass"]["low"] > 0

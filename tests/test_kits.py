@@ -91,7 +91,9 @@ def test_two_periods_differ_in_rules_and_data_and_both_validate(tmp_path: Path):
 
 
 def test_variants_are_distinct_businesses_and_tasks(tmp_path: Path):
-    heldout(tmp_path, "2027Q1", variants=3)
+    result = heldout(tmp_path, "2027Q1", variants=3)
+    assert result.distinct == 15
+    assert json.loads((tmp_path / "manifest.json").read_text())["distinct"] == 15
     businesses, tasks = load_set(tmp_path)
     assert [b.id for b in businesses] == ["mini_kit_v01", "mini_kit_v02", "mini_kit_v03"]
     phones = {c["phone"] for b in businesses for c in b.seed["customers"].values()}
@@ -224,3 +226,65 @@ def test_cli_refuses_a_heldout_draw_inside_the_public_set(tmp_path: Path):
                      "--out", str(PUBLIC_DIR / "held")])  # fmt: skip
     assert result.exit_code == 2 and "businesses/public" in result.stderr
     assert not (PUBLIC_DIR / "held").exists()
+
+
+def test_cli_warns_when_a_heldout_draw_would_be_committed(tmp_path: Path):
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    args = ["--kits", str(KITS), "--period", "2027Q1", "-j", "1"]
+    env = {"OPSBENCH_HELDOUT_SECRET": SECRET}
+    tracked = invoke([*args, "--out", str(tmp_path / "draw")], env)
+    assert tracked.exit_code == 0 and "not git-ignored" in tracked.stderr
+    (tmp_path / ".gitignore").write_text("heldout/\n")
+    ignored = invoke([*args, "--out", str(tmp_path / "heldout")], env)
+    assert ignored.exit_code == 0 and ignored.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "extra", [["--secret", "s"], ["--period", "2027Q1"], ["--variants", "3"]], ids=str
+)
+def test_cli_public_draw_takes_no_secret_period_or_variants(tmp_path: Path, extra: list[str]):
+    result = invoke(["--public", "--kits", str(KITS), "--out", str(tmp_path), *extra])
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_process_pool_does_not_change_a_byte(tmp_path: Path):
+    kit = copy_kit(tmp_path)
+    (kit / "scenarios" / "flaky.yaml.j2").write_text(FLAKY)  # redraws exercise the rounds too
+    for jobs in (1, 2):
+        generate(tmp_path / f"j{jobs}", period="2027Q3", secret=SECRET, variants=3,
+                 kits_root=kit.parent, jobs=jobs)  # fmt: skip
+    assert files(tmp_path / "j1") == files(tmp_path / "j2")
+
+
+def test_a_heldout_person_keeps_the_shape_of_the_public_one():
+    from businesses.generate.context import Names
+
+    pools = {
+        "people": [{"name": "Ann Lee", "email": None, "tier": "vip", "dob": "1980-01-01"}],
+        "first_names": ["Bo", "Cy"],
+        "last_names": ["Day", "Eng"],
+    }
+    names = Names(Draw("k", SECRET, "2027Q1", 1), date(2027, 1, 4), {}, pools)
+    first, second = names.person(1), names.person(2)
+    assert first["email"] is None and first["tier"] == "vip"  # no email on file stays so
+    assert first["name"] != "Ann Lee" and first["dob"] != "1980-01-01"
+    assert first["phone"] != second["phone"] and first["name"] != second["name"]
+    assert names.person(1) == first  # the same person wherever a template asks
+
+
+def test_a_later_draw_replaces_its_own_folders_and_keeps_the_rest(tmp_path: Path):
+    out = tmp_path / "out"
+    heldout(out, "2027Q1", variants=3)
+    (out / "hand_written").mkdir()
+    (out / "hand_written" / "business.yaml").write_text("id: hand_written\n")
+    other = out / "other_kit_v01"
+    other.mkdir()
+    (other / "business.yaml").write_text("# Generated from businesses/kits/other_kit (x)\n")
+    heldout(out, "2027Q1", variants=1)
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [
+        "hand_written",
+        "mini_kit_v01",
+        "other_kit_v01",
+    ]

@@ -154,21 +154,32 @@ class Names:
         first, last = order_first[k - 1], order_last[k - 1]
         area = person_rng.randint(201, 989)
         born = date(1950, 1, 1) + timedelta(days=person_rng.randrange(365 * 55))
-        record: dict[str, Any] = {}
         people = self.pools.get("people") or []
+        # The shape of the public person k is kept (a customer with no email on file has none
+        # in every draw, a VIP stays one): fields no rule generates come from that record (or a
+        # drawn one past the list's end); the generated fields replace its values, nulls stay.
+        shape: dict[str, Any] = {}
         if people:
-            # Fields no rule generates (an address, a loyalty tier) come from a shuffled record.
-            record.update(people[person_rng.randrange(len(people))])
+            shape = dict(
+                people[k - 1] if k <= len(people) else people[person_rng.randrange(len(people))]
+            )
+        record = dict(shape)
         record.update(
             name=f"{first} {last}",
             first=first,
             last=last,
             phone=f"+1 {area} 555 01{endings[k - 1]:02d}",
-            email=f"{first.lower()}.{last.lower()}@example.com".replace(" ", ""),
-            dob=born.isoformat(),
         )
+        generated = {
+            "email": f"{first.lower()}.{last.lower()}@example.com".replace(" ", ""),
+            "dob": born.isoformat(),
+        }
         if "postcodes" in self.pools:
-            record["postcode"] = str(person_rng.choice(self.pools["postcodes"]))
+            generated["postcode"] = str(person_rng.choice(self.pools["postcodes"]))
+        for key, value in generated.items():
+            if key in shape and shape[key] is None:
+                continue
+            record[key] = value
         return record
 
     def namespace(self, slot_rng: random.Random) -> dict[str, Callable[..., Any] | Any]:

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 SECRET_ENV = "OPSBENCH_HELDOUT_SECRET"
-MAX_VARIANTS = 99  # business ids carry the variant in two digits (<kit>_v07)
+MAX_VARIANTS = 999  # business ids carry the variant: <kit>_v07, <kit>_v123
 
 
 def register_generate(group: typer.Typer) -> None:
@@ -127,7 +127,8 @@ def register_generate(group: typer.Typer) -> None:
         typer.echo(
             f"{'public draw' if public else f'held-out draw {period}'}: "
             f"{generation.rendered - generation.dropped} of {generation.rendered} tasks validated "
-            f"and written to {out} ({share:.1%} dropped, {generation.redrawn} redraws) "
+            f"({generation.distinct} distinct) and written to {out} ({share:.1%} dropped, "
+            f"{generation.redrawn} redraws) "
             f"in {seconds:.1f}s with {workers} process(es)"
         )
         if not public:

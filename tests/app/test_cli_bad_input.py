@@ -210,7 +210,7 @@ def strategies(env: Env) -> dict[tuple[str, str], st.SearchStrategy[str]]:
             WORD, st.sampled_from(["2027Q5", "2027Q0", "2027-13", "27Q1", "2027q1 "])
         ),
         ("businesses generate", "variants"): st.one_of(
-            NOT_INT, st.sampled_from(["0", "-1", "100"])
+            NOT_INT, st.sampled_from(["0", "-1", "1000"])
         ),
         ("businesses generate", "secret"): st.sampled_from(["", " ", "\t"]),
         ("businesses generate", "kit"): WORD.map(lambda w: f"no_{w}"),
