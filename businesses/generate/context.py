@@ -57,6 +57,26 @@ def spoken_date(value: Any) -> str:
     return f"{MONTHS[d.month - 1]} {_ordinal(d.day)}"
 
 
+# The ways a date is spoken or written in a hand-written business (``date_text(d, style)``).
+DATE_STYLES = {
+    "month_day": "{month} {day}",  # March 17
+    "day_month": "{day} {month}",  # 17 March
+    "ordinal": "{ordinal}",  # 17th
+    "numeric": "{month_number}/{day}",  # 3/17
+}
+
+
+def date_text(value: Any, style: str) -> str:
+    """A date in one of :data:`DATE_STYLES` (the others are :func:`long_date`, :func:`spoken_date`)."""
+    if style not in DATE_STYLES:
+        known = ", ".join(DATE_STYLES)
+        raise TemplateProblem(f"date_text(): style {style!r} is not one of {known}")
+    d = _as_date(value)
+    return DATE_STYLES[style].format(
+        month=MONTHS[d.month - 1], day=d.day, ordinal=_ordinal(d.day), month_number=d.month
+    )
+
+
 def money(cents: Any) -> str:
     """``$1,100`` for whole dollars, ``$25.50`` otherwise; ``-$5`` below zero."""
     if isinstance(cents, bool) or not isinstance(cents, int):
@@ -215,6 +235,7 @@ class Names:
             "weekday": weekday,
             "long_date": long_date,
             "spoken_date": spoken_date,
+            "date_text": date_text,
             "money": money,
             "person": self.person,
             "draw": self.draw_item,
