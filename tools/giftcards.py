@@ -32,7 +32,7 @@ def check_gift_card(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     for card in tx.rows("gift_cards"):
         if _normalise(card["code"]) == wanted:
             expires = card.get("expires")
-            expired = bool(expires) and now(tx).date() > parse_date(expires)
+            expired = expires is not None and now(tx).date() > parse_date(str(expires))
             usable = card["status"] == "active" and not expired and card["balance_cents"] > 0
             return {"gift_card": dict(card), "expired": expired, "usable": usable}
     raise not_found("gift card", args["code"], "code")

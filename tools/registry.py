@@ -20,6 +20,7 @@ from tools import (
     history,
     messaging,
     payments,
+    pets,
     subscriptions,
 )
 from tools.contract import Tool
@@ -152,5 +153,6 @@ def default_registry() -> ToolRegistry:
             *messaging.TOOLS,
             *history.TOOLS,
             *giftcards.TOOLS,
+            *pets.TOOLS,
         ]
     )
