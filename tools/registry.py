@@ -12,7 +12,17 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
-from tools import appointments, commerce, customers, history, messaging, payments, subscriptions
+from tools import (
+    appointments,
+    commerce,
+    customers,
+    giftcards,
+    history,
+    messaging,
+    payments,
+    pets,
+    subscriptions,
+)
 from tools.contract import Tool
 from tools.errors import ToolError
 
@@ -142,5 +152,7 @@ def default_registry() -> ToolRegistry:
             *subscriptions.TOOLS,
             *messaging.TOOLS,
             *history.TOOLS,
+            *giftcards.TOOLS,
+            *pets.TOOLS,
         ]
     )

@@ -1,0 +1,121 @@
+"""list_pets and record_vaccination_reminder on the veterinary clinic's declared tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sandbox import SimClock, State, World
+from sandbox.tables import STANDARD_TABLES, TableSpec
+from tools import Effect, default_registry
+
+TABLES = (
+    Path(__file__).resolve().parents[1]
+    / "businesses"
+    / "kits"
+    / "veterinary_clinic"
+    / "tables.yaml"
+)
+
+
+def _specs() -> dict[str, TableSpec]:
+    raw = yaml.safe_load(TABLES.read_text(encoding="utf-8"))
+    extra = {name: TableSpec(name, spec["prefix"], spec["schema"]) for name, spec in raw.items()}
+    return {**STANDARD_TABLES, **extra}
+
+
+def _seed() -> dict[str, dict[str, dict]]:
+    def customer(k: int, name: str, email: str | None) -> dict:
+        return {"id": f"CUS-100{k}", "name": name, "phone": f"+1 503 555 010{k}", "email": email}
+
+    return {
+        "customers": {
+            c["id"]: c
+            for c in [
+                customer(1, "Ruth Abbott", "ruth@example.com"),
+                customer(2, "Wes Abbott", None),
+                customer(3, "Kofi Mensah", "kofi@example.com"),
+            ]
+        },
+        "pets": {
+            "PET-1001": {
+                "id": "PET-1001",
+                "name": "Biscuit",
+                "species": "dog",
+                "owner_id": "CUS-1001",
+                "co_owner_ids": ["CUS-1002"],
+                "vaccinations": [
+                    {"vaccine": "Rabies", "given": "2025-04-01", "due": "2026-04-01"},
+                    {"vaccine": "DHPP", "given": "2025-03-01", "due": "2026-03-05"},
+                ],
+            },
+            "PET-1002": {
+                "id": "PET-1002",
+                "name": "Miso",
+                "species": "cat",
+                "owner_id": "CUS-1003",
+            },
+        },
+        "vaccination_reminders": {},
+    }
+
+
+@pytest.fixture
+def vet() -> World:
+    return World(State(_seed(), _specs()), default_registry(), SimClock("2026-03-02T10:00"))
+
+
+def _remind(world: World, **args) -> object:
+    base = {"pet_id": "PET-1001", "customer_id": "CUS-1001", "vaccine": "Rabies", "channel": "sms"}
+    return world.call("record_vaccination_reminder", {**base, **args})
+
+
+def test_list_pets_finds_owned_and_co_owned_pets_only(vet):
+    for who, names in [
+        ("CUS-1001", ["Biscuit"]),
+        ("CUS-1002", ["Biscuit"]),
+        ("CUS-1003", ["Miso"]),
+    ]:
+        record = vet.call("list_pets", {"customer_id": who})
+        assert record.outcome == "ok" and [p["name"] for p in record.result["pets"]] == names
+
+
+def test_a_reminder_is_scheduled_before_the_due_date_for_the_owner(vet):
+    record = _remind(vet, vaccine="rabies")
+    assert record.outcome == "ok", record.result
+    reminder = vet.state.tables["vaccination_reminders"][record.result["reminder"]["id"]]
+    assert reminder["send_at"] == "2026-03-18T09:00" and reminder["due"] == "2026-04-01"
+    assert reminder["vaccine"] == "Rabies" and reminder["status"] == "scheduled"
+
+
+def test_a_co_owner_may_get_the_reminder_but_another_client_may_not(vet):
+    assert _remind(vet, customer_id="CUS-1002").outcome == "ok"
+    refused = _remind(vet, customer_id="CUS-1003")
+    assert refused.outcome != "ok" and "not an owner" in str(refused.result)
+    assert len(vet.state.tables["vaccination_reminders"]) == 1
+
+
+def test_a_reminder_that_would_be_in_the_past_is_refused_at_the_boundary(vet):
+    # DHPP is due 2026-03-05; now is 2026-03-02 10:00. Three days before is 03-02 09:00 (past).
+    refused = _remind(vet, vaccine="DHPP", days_before=3)
+    assert refused.outcome != "ok" and "book the vaccination" in str(refused.result)
+    assert _remind(vet, vaccine="DHPP", days_before=2).outcome == "ok"
+
+
+def test_unknown_vaccine_duplicate_and_missing_email_are_refused(vet):
+    unknown = _remind(vet, vaccine="Leptospirosis")
+    assert unknown.outcome != "ok" and "Rabies" in str(unknown.result)
+    assert _remind(vet).outcome == "ok"
+    again = _remind(vet)
+    assert again.outcome != "ok" and "already scheduled" in str(again.result)
+    no_email = _remind(vet, customer_id="CUS-1002", channel="email")
+    assert no_email.outcome != "ok" and "email" in str(no_email.result)
+    assert len(vet.state.tables["vaccination_reminders"]) == 1
+
+
+def test_effects_read_and_reversible():
+    registry = default_registry()
+    assert registry.get("list_pets").effect == Effect.READ
+    assert registry.get("record_vaccination_reminder").effect == Effect.REVERSIBLE
