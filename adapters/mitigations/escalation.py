@@ -43,6 +43,18 @@ def _money(cents: int) -> str:
     return f"${cents // 100}.{cents % 100:02d}"
 
 
+def _service(arguments: dict[str, Any], messages: Sequence[Message]) -> str | None:
+    """The service a calendar call is about: its own ``service_id``, else that of its
+    appointment as a tool result on this call showed it (unknown if never looked up)."""
+    if arguments.get("service_id"):
+        return str(arguments["service_id"])
+    wanted = arguments.get("appointment_id")
+    for record in _records(messages):
+        if wanted and record["id"] == wanted and record.get("service_id"):
+            return str(record["service_id"])
+    return None
+
+
 def _records(messages: Sequence[Message]) -> Iterator[dict[str, Any]]:
     """Every record (a JSON object with an ``id``) in this session's tool results."""
     stack: list[Any] = []
@@ -122,6 +134,8 @@ class EscalationPolicy(Mitigation):
             if params.get("irreversible_only") and effect != Effect.IRREVERSIBLE:
                 continue
             if int(arguments.get("amount_cents", 0) or 0) < params.get("min_amount_cents", 0):
+                continue
+            if "services" in params and _service(arguments, messages) not in params["services"]:
                 continue
             return f"{call.name} must be handled by a person" + (
                 " (it would be irreversible)" if effect == Effect.IRREVERSIBLE else ""
