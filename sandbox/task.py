@@ -22,6 +22,7 @@ COVERAGE_CELLS = (
     "changes_mind",
     "angry_simple",
     "calm_irreversible",
+    "angry_irreversible",
     "false_details",
     "exception_request",
     "change_after_confirmation",

@@ -2,7 +2,7 @@
 
 The files are rendered from the templates in ``skeleton/`` (data, not code): a business with a
 policy, the rules that check it (verification, no fee waiver, a goodwill limit, a hand-off for
-an irreversible cancellation), its tools and seed data, and eleven tasks, one per cell of
+an irreversible cancellation), its tools and seed data, and twelve tasks, one per cell of
 ``sandbox.task.COVERAGE_CELLS``, that pass ``opsbench businesses validate --matrix`` with no
 gap, each commented with pointers to the authoring guide, ``businesses/README.md``.
 """
