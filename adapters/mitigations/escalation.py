@@ -179,6 +179,21 @@ class EscalationPolicy(Mitigation):
                     why = self._reserved(ToolCall("dry", tool, ""), arguments, effect, messages)
                     if why:
                         return f"{why}: {record['id']}", True
+        for params in self.policy.params("escalation_required"):
+            # A rule limited to some services: the request names a reserved action and a record
+            # in view is a booking of one of those services (or, for a booking, the service).
+            services = params.get("services") or ()
+            for tool in params["tools"] if services else ():
+                if not _names(request, tool):
+                    continue
+                for record in records:
+                    if record.get("service_id") in services or (
+                        tool == "book_appointment" and record["id"] in services
+                    ):
+                        return (
+                            f"{tool} of a reserved service must be handled by a person: {record['id']}",
+                            True,
+                        )
         if _names(request, "refund"):
             for params in self.policy.params("max_refund"):
                 for record in records:
