@@ -82,3 +82,36 @@ def test_revert_detects_a_state_that_moved_on_without_the_ledger(world):
     world.state._put("notes", {**note, "body": "tampered"})
     with pytest.raises(RevertError, match="no longer what that call left"):
         revert(world.state, world.ledger.entries)
+
+
+def _irreversible_service_world():
+    from sandbox import World
+    from sandbox.clock import SimClock
+    from tests.conftest import NOW
+    from tools import default_registry
+
+    tables = sample_tables()
+    tables["services"]["SRV-1001"]["irreversible"] = True
+    return World(State(tables), default_registry(), SimClock(NOW))
+
+
+def test_every_change_to_a_booking_of_an_irreversible_service_is_ledgered_irreversible():
+    world = _irreversible_service_world()
+    world.call(
+        "book_appointment",
+        {"customer_id": "CUS-1002", "service_id": "SRV-1001", "start": "2026-03-04T11:00"},
+    )
+    world.call(
+        "reschedule_appointment", {"appointment_id": "APT-1001", "start": "2026-03-05T14:00"}
+    )
+    world.call("cancel_appointment", {"appointment_id": "APT-1001", "reason": "r"})
+    entries = world.ledger.entries
+    assert [e.effect for e in entries] == ["irreversible"] * 3
+    assert all("marks irreversible" in e.effect_note for e in entries)
+    with pytest.raises(IrreversibleEffectError):
+        revert(world.state, entries)
+
+
+def test_a_service_not_marked_irreversible_stays_reversible(world):
+    world.call("cancel_appointment", {"appointment_id": "APT-1001", "reason": "r"})
+    assert world.ledger.entries[0].effect == "reversible"

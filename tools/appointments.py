@@ -118,6 +118,17 @@ def _check_slot(
     return staff_id, end
 
 
+def _mark_irreversible(tx: WorldTx, service: dict[str, Any], change: str) -> None:
+    """A service the business marks ``irreversible`` (a private room whose release cannot be
+    taken back, a crew dispatched at once): every booking, move or cancellation of it is an
+    irreversible call, whatever the calendar row looks like afterwards."""
+    if service.get("irreversible"):
+        tx.escalate_effect(
+            Effect.IRREVERSIBLE,
+            f"{change} a {service['name']} booking, which the business marks irreversible",
+        )
+
+
 def list_services(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     return {"services": list(tx.rows("services"))}
 
@@ -173,6 +184,7 @@ def book_appointment(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     service = require(tx, "services", args["service_id"], "service_id")
     start = arg_time(args["start"], "start")
     staff_id, end = _check_slot(tx, service, start, args.get("staff_id"), customer["id"])
+    _mark_irreversible(tx, service, "booked")
     appt = tx.insert(
         "appointments",
         {
@@ -212,6 +224,7 @@ def reschedule_appointment(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     staff_id, end = _check_slot(
         tx, service, start, staff_id, appt["customer_id"], ignore=appt["id"]
     )
+    _mark_irreversible(tx, service, "moved")
     shift = start - parse_time(appt["start"])
     moved = tx.update(
         "appointments",
@@ -239,6 +252,9 @@ def cancel_appointment(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
         raise conflict(
             f"Appointment {appt['id']} is {appt['status']}, not booked.", "appointment_id"
         )
+    service = tx.get("services", appt["service_id"])
+    if service:
+        _mark_irreversible(tx, service, "cancelled")
     cancelled = tx.update(
         "appointments",
         appt["id"],

@@ -43,6 +43,18 @@ def _money(cents: int) -> str:
     return f"${cents // 100}.{cents % 100:02d}"
 
 
+def _service(arguments: dict[str, Any], messages: Sequence[Message]) -> str | None:
+    """The service a calendar call is about: its own ``service_id``, else that of its
+    appointment as a tool result on this call showed it (unknown if never looked up)."""
+    if arguments.get("service_id"):
+        return str(arguments["service_id"])
+    wanted = arguments.get("appointment_id")
+    for record in _records(messages):
+        if wanted and record["id"] == wanted and record.get("service_id"):
+            return str(record["service_id"])
+    return None
+
+
 def _records(messages: Sequence[Message]) -> Iterator[dict[str, Any]]:
     """Every record (a JSON object with an ``id``) in this session's tool results."""
     stack: list[Any] = []
@@ -123,6 +135,8 @@ class EscalationPolicy(Mitigation):
                 continue
             if int(arguments.get("amount_cents", 0) or 0) < params.get("min_amount_cents", 0):
                 continue
+            if "services" in params and _service(arguments, messages) not in params["services"]:
+                continue
             return f"{call.name} must be handled by a person" + (
                 " (it would be irreversible)" if effect == Effect.IRREVERSIBLE else ""
             )
@@ -165,6 +179,21 @@ class EscalationPolicy(Mitigation):
                     why = self._reserved(ToolCall("dry", tool, ""), arguments, effect, messages)
                     if why:
                         return f"{why}: {record['id']}", True
+        for params in self.policy.params("escalation_required"):
+            # A rule limited to some services: the request names a reserved action and a record
+            # in view is a booking of one of those services (or, for a booking, the service).
+            services = params.get("services") or ()
+            for tool in params["tools"] if services else ():
+                if not _names(request, tool):
+                    continue
+                for record in records:
+                    if record.get("service_id") in services or (
+                        tool == "book_appointment" and record["id"] in services
+                    ):
+                        return (
+                            f"{tool} of a reserved service must be handled by a person: {record['id']}",
+                            True,
+                        )
         if _names(request, "refund"):
             for params in self.policy.params("max_refund"):
                 for record in records:

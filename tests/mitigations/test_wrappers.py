@@ -203,6 +203,48 @@ def test_a_transfer_nothing_calls_for_is_refused_and_a_reserved_write_is_refused
     )
 
 
+def test_a_services_limited_rule_reserves_only_calls_on_those_services():
+    """`services` reads the call's own service_id, else its appointment as a tool result showed
+    it; an appointment never looked up is not known to be reserved."""
+    world = make_world()
+    policy = EscalationPolicy(
+        ScriptedAssistant([]),
+        Policy(
+            "test",
+            (
+                (
+                    "escalation_required",
+                    {"tools": ["cancel_appointment", "book_appointment"], "services": ["SRV-1001"]},
+                ),
+            ),
+        ),
+    )
+    appointment = world.state.get("appointments", "APT-1001")
+    listed = Message(
+        "tool",
+        tool_results=(
+            ToolResult("r", "list_appointments", json.dumps({"appointments": [appointment]})),
+        ),
+    )
+    cancel = _call("cancel_appointment", appointment_id="APT-1001", reason="r")
+    seen = _request(Message("user", "Cancel my appointment, please."), listed)
+    assert policy.gate_tool_call(cancel, seen, world.preview_effect)["error"]["code"] == (
+        "escalation_required"
+    )
+    unseen = _request(Message("user", "Cancel my appointment, please."))
+    assert policy.gate_tool_call(cancel, unseen, world.preview_effect) is None
+    book = _call(
+        "book_appointment", customer_id="CUS-1001", service_id="SRV-1002", start="2026-03-03T13:00"
+    )
+    assert policy.gate_tool_call(book, seen, world.preview_effect) is None
+    reserved = _call(
+        "book_appointment", customer_id="CUS-1001", service_id="SRV-1001", start="2026-03-03T13:00"
+    )
+    assert policy.gate_tool_call(reserved, seen, world.preview_effect)["error"]["code"] == (
+        "escalation_required"
+    )
+
+
 def test_after_a_refusal_for_a_person_the_policy_transfers_if_the_assistant_does_not():
     world = make_world()
     refused = Message(

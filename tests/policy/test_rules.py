@@ -292,6 +292,31 @@ CASES = [
         [0],
     ),
     ("escalation_required", {"tools": ["waive_fee"], "min_amount_cents": 1}, [WAIVE], []),
+    # services: a booking by its own service_id, a cancellation by its appointment's service
+    (
+        "escalation_required",
+        {"tools": ["book_appointment"], "services": ["SRV-1002"]},
+        [BOOK_CROWN],
+        [0],
+    ),
+    (
+        "escalation_required",
+        {"tools": ["book_appointment"], "services": ["SRV-1002"]},
+        [BOOK_CLEANING],
+        [],
+    ),
+    (
+        "escalation_required",
+        {"tools": ["cancel_appointment"], "services": ["SRV-1001"]},
+        [CANCEL_APT],
+        [0],
+    ),
+    (
+        "escalation_required",
+        {"tools": ["cancel_appointment"], "services": ["SRV-1002"]},
+        [CANCEL_APT],
+        [],
+    ),
     ("escalation_required", {"tools": ["cancel_subscription"]}, [cancel_sub("SUB-1001")], [0]),
     (
         "escalation_required",
