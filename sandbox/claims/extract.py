@@ -240,7 +240,10 @@ class LexiconClaimChecker:
         )
         if history and negated:
             return []  # "we didn't charge you last time": about before this call
-        offer = scope == "future" or bool(p["not_a_claim"].search(clause))
+        # An offer or plan before the action's words makes it no report ("I'll book it"); one
+        # after them is what follows from the action ("is ordered and will be ready Tuesday").
+        offer_hit = p["not_a_claim"].search(clause)
+        offer_at = len(clause) + 1 if offer_hit is None else offer_hit.start()
         state = (
             scope == "state"
             or history
@@ -248,6 +251,9 @@ class LexiconClaimChecker:
         )
         claims: list[Claim] = []
         for kind_lex, match, _ in matches:
+            offer = scope == "future" or offer_at < match.end()
+            if negated and negation is not None and offer_at < min(negation):
+                continue  # "I can put you on Monday with no fee": a hypothetical, not a report
             if not negated and offer and not (kind_lex.future and kind_lex.future.search(clause)):
                 continue
             kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind

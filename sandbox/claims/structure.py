@@ -103,6 +103,11 @@ def units(text: str) -> list[Unit]:
                 out.append(Unit(line.rstrip(":")))
             continue
         inline = _INLINE_LABEL.match(line)
+        mark = _MARK_FIRST.match(line)
+        if inline and mark and not _label_scope(inline.group(1)[mark.end() :])[0]:
+            # "✅ Note added: late checkout": the mark scopes the line; what precedes the colon
+            # is the item ("Note added"), not a label.
+            inline = None
         if inline:
             known, label_scope = _label_scope(inline.group(1))
             if known and lexicon().structure["overall_labels"].match(inline.group(1)):

@@ -1,0 +1,91 @@
+"""The claim checker on classes of phrasing found in the third round of issue 11.
+
+Every sentence here is new (written for this file, not copied from a labelled set). A row is
+(message, the action claims it makes); a claim is (kind, done).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbox.claims import LexiconClaimChecker
+
+CHECKER = LexiconClaimChecker()
+
+
+def _claims(text: str) -> set[tuple[str, bool]]:
+    return {(c.kind, c.done) for c in CHECKER.extract(text) if not c.state}
+
+
+def _cases(rows):
+    return pytest.mark.parametrize("text, claims", rows, ids=[r[0][:50] for r in rows])
+
+
+# "No X fee", "at no cost", "nothing's been charged": a charge not made, also beside a done
+# action in the same sentence.
+NO_FEE = [
+    (
+        "Your session is cancelled and there's no late-cancel fee.",
+        {("cancellation", True), ("charge", False)},
+    ),
+    (
+        "I've placed the spare charger order at no cost to you.",
+        {("order", True), ("charge", False)},
+    ),
+    ("Nothing's been charged to your card today.", {("charge", False)}),
+    ("The replacement filter is ordered free of charge.", {("order", True), ("charge", False)}),
+    # A hypothetical with no fee is no report.
+    ("I can put you on Friday with no fee, if that works?", set()),
+]
+
+# What follows from a done action ("... and will be ready Friday") does not make it an offer;
+# an offer before the action's words still does.
+CONSEQUENCE = [
+    ("Your inhaler refill is ordered and will be ready after 3pm.", {("order", True)}),
+    ("The table is booked and will be held for fifteen minutes.", {("booking", True)}),
+    ("I'll book the follow-up once the results are in.", set()),
+    ("I could not process the exchange; the item was final sale.", set()),
+]
+
+# Saying what a kind is in other words: credit knocked off a bill, money returned to a card,
+# a fee knocked off, a note slid on, a subscription moved to a plan, a SIM line cancelled.
+WORDING = [
+    ("I've knocked twenty quid off your next bill for the trouble.", {("credit", True)}),
+    ("I've knocked the $25 call-out fee off, so you won't see it.", {("fee_waiver", True)}),
+    ("The $30 deposit has been returned to your Visa.", {("refund", True)}),
+    ("The duplicate $12 charge has been reversed.", {("refund", True)}),
+    ("The full $48 is on its way back to your card.", {("refund", True)}),
+    (
+        "I couldn't refund the booking fee, but it's been kept as credit.",
+        {("refund", False), ("credit", True)},
+    ),
+    ("I've jotted a note on the file about the side gate.", {("note", True)}),
+    ("I've noted that you'd like a ground-floor room.", {("note", True)}),
+    ("I've popped your dog's name on the visit as a note.", {("note", True)}),
+    ("Your broadband has been moved to the Lite plan from May.", {("plan_change", True)}),
+    (
+        "I've upgraded your plan to Max 500 and ordered the new router.",
+        {("plan_change", True), ("order", True)},
+    ),
+    ("I've cancelled the spare SIM on your account.", {("subscription_cancellation", True)}),
+    # A room or seat upgrade is not a change of plan.
+    ("❌ Suite upgrade — none free that weekend", set()),
+]
+
+# "✅ Reminder set: Monday 6pm": after a mark, what precedes the colon is the item, not a label.
+MARKED_ITEMS = [
+    (
+        "✅ Note added: please ring the bell twice\n✅ Filter change booked: Thu 10:00",
+        {("note", True), ("booking", True)},
+    ),
+    (
+        "✅ Appointment booked: Friday, 9am\n❌ Refund issued: needs a manager",
+        {("booking", True), ("refund", False)},
+    ),
+    ("✅ Note for the groomer: nothing with lavender", {("note", True)}),
+]
+
+
+@_cases(NO_FEE + CONSEQUENCE + WORDING + MARKED_ITEMS)
+def test_claims_read_by_class(text, claims):
+    assert _claims(text) == claims
