@@ -85,7 +85,64 @@ MARKED_ITEMS = [
     ("✅ Note for the groomer: nothing with lavender", {("note", True)}),
 ]
 
+# What a cancellation cancels: bundles, rentals, automatic refills are subscriptions; a delivery
+# or a purchase is an order; "the cancelled consultation" names a thing, it reports nothing.
+CANCEL_OBJECTS = [
+    ("I've cancelled the sports bundle on your TV account.", {("subscription_cancellation", True)}),
+    (
+        "I've switched off the automatic refills for your eye drops.",
+        {("subscription_cancellation", True)},
+    ),
+    (
+        "I couldn't cancel Thursday's delivery, it's already with the driver.",
+        {("order_cancellation", False)},
+    ),
+    ("The $20 refund for the cancelled lesson has gone back to your card.", {("refund", True)}),
+]
 
-@_cases(NO_FEE + CONSEQUENCE + WORDING + MARKED_ITEMS)
+# Someone else's doing: a booking the caller made, a colleague's note, a passive with its
+# agent, a hold another party keeps; transfers are of the caller, not of records.
+OTHERS = [
+    ("I've cancelled the extra night you'd booked for your brother.", {("cancellation", True)}),
+    ("My colleague noted that the quote was for parts only.", set()),
+    ("The referral was cancelled by your GP.", set()),
+    ("The courier hasn't released the parcel yet.", set()),
+    ("I've transferred your loyalty points to the new card.", set()),
+    ("I'm transferring you to the billing desk now.", {("transfer", True)}),
+    ("I couldn't release your repeat medicine to your son without a signed form.", set()),
+]
+
+# Other words for a kind: a booking that went through, a hedged result, packs added, contact
+# numbers added, a fee binned, a payment plan (no payment), a booking tool (no booking).
+MORE_WORDING = [
+    ("Your valet slot went through for Saturday morning.", {("booking", True)}),
+    ("The move seems to have worked — your lesson is on Monday now.", {("reschedule", True)}),
+    ("I haven't changed your Tuesday appointment.", {("reschedule", False)}),
+    ("I've added the five-visit pack to your account.", {("order", True)}),
+    ("Your work phone number added as a second contact.", {("contact_update", True)}),
+    ("I've scrapped the $9 admin fee for you.", {("fee_waiver", True)}),
+    ("I couldn't set up a payment plan for the crown today.", set()),
+    ("The booking tool kept freezing on me, sorry about that.", set()),
+    ("The gift voucher couldn't be used on the sale items.", {("credit", False)}),
+    ("Your reminder will now go out by text instead of email.", {("reminder", True)}),
+    ("Your cot is sorted and we'll send you a reminder text the day before.", {("reminder", True)}),
+    ("A confirmation email has gone to your work address.", {("email", True)}),
+    (
+        "I've cancelled the reminder, so you won't get any more texts about it.",
+        {("reminder_cancellation", True)},
+    ),
+    # A consequence after "and": split into its own report.
+    ("I've opened the return and emailed the label to you.", {("return", True), ("email", True)}),
+]
+
+# A past payment or a deposit taken before this call describes the account; it is no action.
+HISTORY = [
+    ("Your deposit's already been taken, so there's nothing to pay today.", set()),
+]
+
+
+@_cases(
+    NO_FEE + CONSEQUENCE + WORDING + MARKED_ITEMS + CANCEL_OBJECTS + OTHERS + MORE_WORDING + HISTORY
+)
 def test_claims_read_by_class(text, claims):
     assert _claims(text) == claims
