@@ -24,7 +24,12 @@ from sandbox.claims.structure import Scope, Unit, units
 from sandbox.claims.types import Claim, Details
 
 _CHANGES = frozenset({"reschedule", "plan_change"})
-_COMPLEMENT = re.compile(r"\b(?:that|saying|about|mentioning|explaining|asking|to say)\b", re.I)
+# What opens a clause inside another: a negation after it is about what it describes.
+_COMPLEMENT = re.compile(
+    r"\b(?:that|saying|about|mentioning|explaining|asking|to say|which|who|where|while|"
+    r"for the (?:days?|time|weeks?|hours?|period|nights?))\b",
+    re.I,
+)
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
 # How far back "it" may refer: enough for the sentence before, bounded to keep reading linear.
