@@ -141,8 +141,95 @@ HISTORY = [
 ]
 
 
-@_cases(
-    NO_FEE + CONSEQUENCE + WORDING + MARKED_ITEMS + CANCEL_OBJECTS + OTHERS + MORE_WORDING + HISTORY
+# Layout: a one-verb heading scopes the items below it; a heading that says what it heads; a
+# long label whose value opens with a participle; a table whose first column names the thing.
+LAYOUT = [
+    (
+        "**Cancelled**\n- Your Friday spin class\n\n**Not done**\n- The locker refund",
+        {("cancellation", True), ("refund", False)},
+    ),
+    ("## Reservation confirmed\n\n**Party:** 6\n**When:** Sunday 1pm", {("booking", True)}),
+    ("- Replacement charger for your hearing aid: ordered, arriving Monday", {("order", True)}),
+    (
+        "| Order | Outcome |\n|---|---|\n| #3310 (kettle) | Cancelled |\n| #3302 (toaster) | Couldn't cancel, shipped |",
+        {("order_cancellation", True), ("order_cancellation", False)},
+    ),
+]
+
+# A negation inside a clause that describes the object is not the action's.
+RELATIVE = [
+    ("I've credited $8 for the nights the heating wasn't working.", {("credit", True)}),
+    ("I've refunded the lamp, which never arrived.", {("refund", True)}),
+]
+
+# A past payment with its own time ("that day", "at checkout", "then") is history.
+PAST = [
+    ("The $60 deposit was taken at checkout.", set()),
+    ("Your gym was paused from 3 to 17 June and nothing was collected.", set()),
+    ("You were charged the usual $4 booking fee then.", set()),
+]
+
+# Typing slips: a misplaced apostrophe in a negation, "thru", a percentage before a discount.
+TYPOS = [
+    ("Sorry, I could'nt book the Friday slot, it's gone.", {("booking", False)}),
+    ("Your gym membership cancelation has gone thru.", {("subscription_cancellation", True)}),
+    ("I've aplied the 15% loyalty discount to the invoice.", {("credit", True)}),
+]
+
+# Hypotheticals and conditions: a negation under "would" is no refusal; a condition before the
+# action's words makes it none; a time clause after them only says when.
+CONDITIONS = [
+    ("If it's a repeat, nothing would be charged for the visit.", set()),
+    ("There's a free slot on the 9th if you'd like it.", set()),
+    ("I've left a note asking the nurse to ring you when the bloods are back.", {("note", True)}),
+    ("I will not be able to waive the parking fee.", {("fee_waiver", False)}),
+]
+
+# What failed: the thing before "didn't save"; the thing tried, not where it was to go.
+FAILURES = [
+    ("The note about the spare key didn't save on the job sheet.", {("note", False)}),
+    ("The purchase didn't complete, the card was declined.", {("order", False), ("charge", False)}),
+    (
+        "I tried to add the wheelchair note to your reservation, but it keeps vanishing.",
+        {("note", False)},
+    ),
+    ("I tried to add your plus-one to the booking, but the note wouldn't save.", {("note", False)}),
+]
+
+# References and locations: "(order #123)", "in the book", a car reserved is a booking, a text
+# "when it's ready" is a reminder.
+REFERENCES = [
+    ("The $15 refund for order #9921 went through this morning.", {("refund", True)}),
+    (
+        "Your cancellation is done, you're no longer in the book for Sunday.",
+        {("cancellation", True)},
+    ),
+    ("Courtesy car reserved for the morning of your service.", {("booking", True)}),
+    ("✅ Text when your glasses are ready", {("reminder", True)}),
+    ("## Appointment confirmed\n\n**When:** Monday 4pm", {("booking", True)}),
+    # A state description before the action's words; a result then what the screen shows.
+    ("I think the class booking worked, it's showing on your profile now.", {("booking", True)}),
+]
+
+ROWS = (
+    NO_FEE
+    + CONSEQUENCE
+    + WORDING
+    + MARKED_ITEMS
+    + CANCEL_OBJECTS
+    + OTHERS
+    + MORE_WORDING
+    + HISTORY
+    + LAYOUT
+    + RELATIVE
+    + PAST
+    + TYPOS
+    + CONDITIONS
+    + FAILURES
+    + REFERENCES
 )
+
+
+@_cases(ROWS)
 def test_claims_read_by_class(text, claims):
     assert _claims(text) == claims

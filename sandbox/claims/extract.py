@@ -30,6 +30,9 @@ _COMPLEMENT = re.compile(
     r"for the (?:days?|time|weeks?|hours?|period|nights?))\b",
     re.I,
 )
+_DESTINATION = re.compile(
+    r"\b(?:to|on|onto|into|in) (?:the|your|his|her|their|this|that) (?:[\w'-]+ )?$", re.I
+)
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
 # How far back "it" may refer: enough for the sentence before, bounded to keep reading linear.
@@ -222,22 +225,37 @@ class LexiconClaimChecker:
             ]
         if attempt is not None and negated:
             # "I tried to add your name to the booking": what was tried follows "tried to".
-            matches = [m for m in matches if m[1].start() <= attempt.end() + 20]
+            # A destination ("... to your booking") is not what was tried.
+            matches = [
+                m
+                for m in matches
+                if m[1].start() <= attempt.end() + 40
+                and not _DESTINATION.search(clause, max(0, m[1].start() - 40), m[1].start())
+            ]
         if negated and len(matches) > 1:
             matches = _nearest(matches, negation)
         if negation is not None and not any(
             m[1].start() <= at < m[1].end() for m in matches for at in negation
         ):
             # "I've added a note that there's no parking": the negation is in what was noted.
-            complement = _COMPLEMENT.search(clause, min(m[1].end() for m in matches))
-            if (
-                complement is not None
-                and complement.start() < min(negation)
-                and all(m[2] for m in matches)
-            ):
+            strong = [m for m in matches if m[2]]
+            complement = (
+                _COMPLEMENT.search(clause, min(m[1].end() for m in strong)) if strong else None
+            )
+            if complement is not None and complement.start() < min(negation):
+                # The bare words named after the complement are part of what it describes.
                 negated = False
-        if p["nothing"].search(clause):
-            return []  # a condition, someone else's words, or what the records do not show
+                matches = [m for m in strong if m[1].start() < complement.start()]
+        if p["not_ours"].search(clause):
+            return []  # someone else's words, or what the records do not show
+        condition = p["conditional"].search(clause)
+        if condition is not None and (
+            condition.start() < min(m[1].start() for m in matches)
+            or not p["time_clause"].match(clause, condition.start())
+        ):
+            # A condition; a time clause after the action's words ("a note asking them to
+            # call you when the results are in") only says when.
+            return []
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
         history = not labelled and bool(
             (p["history"].search(clause) and not p["perfect"].search(clause))
@@ -249,21 +267,44 @@ class LexiconClaimChecker:
         # after them is what follows from the action ("is ordered and will be ready Tuesday").
         offer_hit = p["not_a_claim"].search(clause)
         offer_at = len(clause) + 1 if offer_hit is None else offer_hit.start()
-        state = (
-            scope == "state"
-            or history
-            or (bool(p["state"].search(clause)) and not p["action"].search(clause))
+        if (
+            negated
+            and negation is not None
+            and offer_at < min(m[1].end() for m in matches)
+            and p["modal"].match(clause, offer_at)
+        ):
+            # "nothing would be charged at the visit": a hypothetical, whatever it negates.
+            return []
+        # A description of the account says so before the action's words ("you currently have
+        # a cleaning booked"); "the booking worked, it's showing now" reports the action.
+        described = p["state"].search(clause)
+        described_at = (
+            len(clause) + 1
+            if described is None or p["action"].search(clause)
+            else described.start()
         )
         claims: list[Claim] = []
         for kind_lex, match, _ in matches:
             offer = scope == "future" or offer_at < match.end()
-            if negated and negation is not None and offer_at < min(negation):
+            if (
+                negated
+                and negation is not None
+                and offer_hit is not None
+                and offer_hit.end() + 1 < min(negation)
+            ):
                 continue  # "I can put you on Monday with no fee": a hypothetical, not a report
             if not negated and offer and not (kind_lex.future and kind_lex.future.search(clause)):
                 continue
             kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
             claims.append(
-                Claim(kind, not negated, clause, match.span(), state=state and not negated)
+                Claim(
+                    kind,
+                    not negated,
+                    clause,
+                    match.span(),
+                    state=(scope == "state" or history or described_at < match.end())
+                    and not negated,
+                )
             )
         if not claims:
             return []

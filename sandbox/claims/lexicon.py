@@ -123,10 +123,12 @@ def lexicon() -> Lexicon:
     )
     patterns = {name: compile_(language[name]) for name in pattern_names}
     patterns["split"] = compile_(language["clauses"]["split"])
-    # One search for "this clause reports nothing" instead of three.
-    patterns["nothing"] = compile_(
-        "|".join(f"(?:{_flat(language[k])})" for k in ("conditional", "reported", "no_record"))
+    # One search for "this clause is not the assistant's report" instead of two.
+    patterns["not_ours"] = compile_(
+        "|".join(f"(?:{_flat(language[k])})" for k in ("reported", "no_record"))
     )
+    patterns["modal"] = compile_(language["modal"])
+    patterns["time_clause"] = compile_(language["time_clause"])
     structure = {k: compile_(v) for k, v in language["structure"].items()}
     fuzzy = language["fuzzy"]
     cues = sorted({c for k in kinds for c in k.cues})

@@ -108,7 +108,7 @@ def units(text: str) -> list[Unit]:
             elif lexicon().structure["verb_labels"].match(label):
                 # "**Booked**" over "- Boiler service, Friday 9am": each item was booked.
                 verb, scope = label, scope or "done"
-            elif not known and lexicon().structure["telegraphic"].match(label + " "):
+            elif lexicon().structure["telegraphic"].match(label + " "):
                 # "## Booking confirmed" says what it heads.
                 out.append(Unit(_telegraphic(label)))
             continue
