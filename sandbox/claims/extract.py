@@ -30,6 +30,8 @@ _COMPLEMENT = re.compile(
     r"for the (?:days?|time|weeks?|hours?|period|nights?))\b",
     re.I,
 )
+# "is ordered and will be ready": what follows "and" after a report is its consequence.
+_CONSEQUENCE = re.compile(r"\band (?:(?:it|that|they|you|this)(?:'ll)? )?$", re.I)
 _DESTINATION = re.compile(
     r"\b(?:to|on|onto|into|in) (?:the|your|his|her|their|this|that) (?:[\w'-]+ )?$", re.I
 )
@@ -263,8 +265,9 @@ class LexiconClaimChecker:
         )
         if history and negated:
             return []  # "we didn't charge you last time": about before this call
-        # An offer or plan before the action's words makes it no report ("I'll book it"); one
-        # after them is what follows from the action ("is ordered and will be ready Tuesday").
+        # An offer or plan makes the action's words no report ("I'll book it", "since it has
+        # paused, ending it would be final"), unless it follows them after "and": then it is
+        # what follows from the action ("is ordered and will be ready Tuesday").
         offer_hit = p["not_a_claim"].search(clause)
         offer_at = len(clause) + 1 if offer_hit is None else offer_hit.start()
         if (
@@ -285,7 +288,12 @@ class LexiconClaimChecker:
         )
         claims: list[Claim] = []
         for kind_lex, match, _ in matches:
-            offer = scope == "future" or offer_at < match.end()
+            offer = scope == "future" or (
+                offer_at <= len(clause)
+                and (
+                    offer_at < match.end() or not _CONSEQUENCE.search(clause, match.end(), offer_at)
+                )
+            )
             if (
                 negated
                 and negation is not None
