@@ -110,7 +110,12 @@ def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
     return [m for m in matches if distance(m) <= best + 12]
 
 
-def _first(patterns: tuple[re.Pattern[str], ...], clause: str) -> re.Match[str] | None:
+def _first(
+    patterns: tuple[re.Pattern[str], ...], any_: re.Pattern[str] | None, clause: str
+) -> re.Match[str] | None:
+    """The match of the first of ``patterns`` that matches (in lexicon order)."""
+    if any_ is not None and any_.search(clause) is None:
+        return None  # none of them can match: one search instead of one per pattern
     for pattern in patterns:
         match = pattern.search(clause)
         if match:
@@ -206,9 +211,9 @@ class LexiconClaimChecker:
         for kind_lex in kinds:
             if kind_lex.unless is not None and kind_lex.unless.search(clause):
                 continue
-            match = _first(kind_lex.done, clause)
+            match = _first(kind_lex.done, kind_lex.any_done, clause)
             if match is None and (negated or marked_done):
-                match = _first(kind_lex.act, clause)
+                match = _first(kind_lex.act, kind_lex.any_act, clause)
                 if match is not None:
                     matches.append((kind_lex, match, False))
             elif match is not None:

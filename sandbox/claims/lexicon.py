@@ -35,6 +35,10 @@ class KindLexicon:
     future: re.Pattern[str] | None
     # Words that make the kind's words mean something else ("moved the direct debit date").
     unless: re.Pattern[str] | None = None
+    # All ``done`` (``act``) patterns in one: a single search tells whether any of them can
+    # match, so the patterns are tried one by one only in clauses that use the kind's words.
+    any_done: re.Pattern[str] | None = None
+    any_act: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,10 @@ def lexicon() -> Lexicon:
         return re.compile(text, _FLAGS)
 
     future = kinds_data.get("future_result", {})
+
+    def any_of(patterns: list[str]) -> re.Pattern[str]:
+        return compile_("|".join(f"(?:{_flat(p)})" for p in patterns))
+
     kinds = tuple(
         KindLexicon(
             kind,
@@ -99,6 +107,8 @@ def lexicon() -> Lexicon:
             tuple(compile_(p) for p in spec["act"]),
             compile_(future[kind]) if kind in future else None,
             compile_(spec["unless"]) if spec.get("unless") else None,
+            any_of(spec["done"]),
+            any_of(spec["act"]),
         )
         for kind, spec in kinds_data["kinds"].items()
     )
