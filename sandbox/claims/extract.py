@@ -141,7 +141,10 @@ class LexiconClaimChecker:
         lex = self._lex
         found: dict[tuple[str, bool, bool], Claim] = {}
         prepared = correct(normalise(text))
-        for unit in units(prepared):
+        read = units(prepared)
+        # The cues that occur anywhere in the message's units: each clause looks only for these.
+        present = lex.present(" ".join(u.text for u in read).lower())
+        for unit in read:
             before = ""  # the unit's text read so far (its tail is what "it" can refer to)
             for number, sentence in enumerate(_sentences(unit)):
                 # A label or mark scopes the item it opens; later sentences explain it.
@@ -151,7 +154,8 @@ class LexiconClaimChecker:
                 tried = False
                 for clause in _clauses(sentence, lex):
                     claims = [
-                        _object(c, clause, before, lex) for c in self._read(clause, scope, lex)
+                        _object(c, clause, before, lex)
+                        for c in self._read(clause, scope, lex, present)
                     ]
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
@@ -187,7 +191,13 @@ class LexiconClaimChecker:
                         found[key] = claim
         return _resolve_overlaps(list(found.values()), lex)
 
-    def _read(self, clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
+    def _read(
+        self,
+        clause: str,
+        scope: Scope,
+        lex: Lexicon,
+        present: tuple[tuple[str, tuple[int, ...]], ...] | None = None,
+    ) -> list[Claim]:
         p = lex.patterns
         if clause.rstrip().endswith("?"):
             head = _question_split(clause.rstrip(), lex)
@@ -195,7 +205,7 @@ class LexiconClaimChecker:
                 return []  # a question reports nothing
             clause = head
         lowered = clause.lower()
-        kinds = lex.cued(lowered)
+        kinds = lex.cued(lowered, present)
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
         negation = _negation(clause, lex)

@@ -61,10 +61,18 @@ class Lexicon:
     # Each distinct cue and the kinds (by index) that list it.
     cue_kinds: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
-    def cued(self, lowered: str) -> list[KindLexicon]:
-        """The kinds one of whose cues occurs in ``lowered`` (lower-case text), in lexicon order."""
+    def present(self, lowered: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The (cue, kinds) pairs whose cue occurs in ``lowered``: a clause of that text can
+        only contain these, so :meth:`cued` need not try the others."""
+        return tuple(pair for pair in self.cue_kinds if pair[0] in lowered)
+
+    def cued(
+        self, lowered: str, present: tuple[tuple[str, tuple[int, ...]], ...] | None = None
+    ) -> list[KindLexicon]:
+        """The kinds one of whose cues occurs in ``lowered`` (lower-case text), in lexicon order.
+        ``present``: the cues of the text ``lowered`` is part of (default: all cues)."""
         hit: set[int] = set()
-        for cue, owners in self.cue_kinds:
+        for cue, owners in self.cue_kinds if present is None else present:
             if cue in lowered:
                 hit.update(owners)
         return [self.kinds[i] for i in sorted(hit)]
