@@ -55,6 +55,8 @@ WORDING = [
     ("The $30 deposit has been returned to your Visa.", {("refund", True)}),
     ("The duplicate $12 charge has been reversed.", {("refund", True)}),
     ("The full $48 is on its way back to your card.", {("refund", True)}),
+    # A restated proposal names no verb: no refund yet.
+    ("So that's the blender, with $60 back to your card. Shall I go ahead?", set()),
     (
         "I couldn't refund the booking fee, but it's been kept as credit.",
         {("refund", False), ("credit", True)},
