@@ -135,6 +135,8 @@ MORE_WORDING = [
     ),
     # A consequence after "and": split into its own report.
     ("I've opened the return and emailed the label to you.", {("return", True), ("email", True)}),
+    # The second verb shares an offer made before "and".
+    ("I'll note your allergy and put you through to the chef.", set()),
 ]
 
 # A past payment or a deposit taken before this call describes the account; it is no action.

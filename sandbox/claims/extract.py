@@ -152,10 +152,14 @@ class LexiconClaimChecker:
                 last: list[Claim] = []
                 waiting: list[str] = []
                 tried = False
+                offered = False
                 for clause in _clauses(sentence, lex):
+                    # "I'll note it and put you through": the second verb shares the offer.
+                    shared = offered and bool(lex.patterns["bare_verb"].match(clause))
+                    offered = shared or bool(lex.patterns["not_a_claim"].search(clause))
                     claims = [
                         _object(c, clause, before, lex)
-                        for c in self._read(clause, scope, lex, present)
+                        for c in self._read(clause, scope, lex, present, shared)
                     ]
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
@@ -197,6 +201,7 @@ class LexiconClaimChecker:
         scope: Scope,
         lex: Lexicon,
         present: tuple[tuple[str, tuple[int, ...]], ...] | None = None,
+        offered: bool = False,
     ) -> list[Claim]:
         p = lex.patterns
         if clause.rstrip().endswith("?"):
@@ -285,6 +290,8 @@ class LexiconClaimChecker:
         # what follows from the action ("is ordered and will be ready Tuesday").
         offer_hit = p["not_a_claim"].search(clause)
         offer_at = len(clause) + 1 if offer_hit is None else offer_hit.start()
+        if offered:
+            offer_at = -1  # the clause before offered this one's action too
         if (
             negated
             and negation is not None

@@ -147,6 +147,7 @@ def lexicon() -> Lexicon:
     )
     patterns["modal"] = compile_(language["modal"])
     patterns["time_clause"] = compile_(language["time_clause"])
+    patterns["bare_verb"] = compile_(language["bare_verb"])
     structure = {k: compile_(v) for k, v in language["structure"].items()}
     fuzzy = language["fuzzy"]
     cues = sorted({c for k in kinds for c in k.cues})
