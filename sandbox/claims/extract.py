@@ -24,7 +24,17 @@ from sandbox.claims.structure import Scope, Unit, units
 from sandbox.claims.types import Claim, Details
 
 _CHANGES = frozenset({"reschedule", "plan_change"})
-_COMPLEMENT = re.compile(r"\b(?:that|saying|about|mentioning|explaining|asking|to say)\b", re.I)
+# What opens a clause inside another: a negation after it is about what it describes.
+_COMPLEMENT = re.compile(
+    r"\b(?:that|saying|about|mentioning|explaining|asking|to say|which|who|where|while|"
+    r"for the (?:days?|time|weeks?|hours?|period|nights?))\b",
+    re.I,
+)
+# "is ordered and will be ready": what follows "and" after a report is its consequence.
+_CONSEQUENCE = re.compile(r"\band (?:(?:it|that|they|you|this)(?:'ll)? )?$", re.I)
+_DESTINATION = re.compile(
+    r"\b(?:to|on|onto|into|in) (?:the|your|his|her|their|this|that) (?:[\w'-]+ )?$", re.I
+)
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
 # How far back "it" may refer: enough for the sentence before, bounded to keep reading linear.
@@ -100,7 +110,12 @@ def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
     return [m for m in matches if distance(m) <= best + 12]
 
 
-def _first(patterns: tuple[re.Pattern[str], ...], clause: str) -> re.Match[str] | None:
+def _first(
+    patterns: tuple[re.Pattern[str], ...], any_: re.Pattern[str] | None, clause: str
+) -> re.Match[str] | None:
+    """The match of the first of ``patterns`` that matches (in lexicon order)."""
+    if any_ is not None and any_.search(clause) is None:
+        return None  # none of them can match: one search instead of one per pattern
     for pattern in patterns:
         match = pattern.search(clause)
         if match:
@@ -126,7 +141,10 @@ class LexiconClaimChecker:
         lex = self._lex
         found: dict[tuple[str, bool, bool], Claim] = {}
         prepared = correct(normalise(text))
-        for unit in units(prepared):
+        read = units(prepared)
+        # The cues that occur anywhere in the message's units: each clause looks only for these.
+        present = lex.present(" ".join(u.text for u in read).lower())
+        for unit in read:
             before = ""  # the unit's text read so far (its tail is what "it" can refer to)
             for number, sentence in enumerate(_sentences(unit)):
                 # A label or mark scopes the item it opens; later sentences explain it.
@@ -134,9 +152,14 @@ class LexiconClaimChecker:
                 last: list[Claim] = []
                 waiting: list[str] = []
                 tried = False
+                offered = False
                 for clause in _clauses(sentence, lex):
+                    # "I'll note it and put you through": the second verb shares the offer.
+                    shared = offered and bool(lex.patterns["bare_verb"].match(clause))
+                    offered = shared or bool(lex.patterns["not_a_claim"].search(clause))
                     claims = [
-                        _object(c, clause, before, lex) for c in self._read(clause, scope, lex)
+                        _object(c, clause, before, lex)
+                        for c in self._read(clause, scope, lex, present, shared)
                     ]
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
@@ -172,7 +195,14 @@ class LexiconClaimChecker:
                         found[key] = claim
         return _resolve_overlaps(list(found.values()), lex)
 
-    def _read(self, clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
+    def _read(
+        self,
+        clause: str,
+        scope: Scope,
+        lex: Lexicon,
+        present: tuple[tuple[str, tuple[int, ...]], ...] | None = None,
+        offered: bool = False,
+    ) -> list[Claim]:
         p = lex.patterns
         if clause.rstrip().endswith("?"):
             head = _question_split(clause.rstrip(), lex)
@@ -180,7 +210,7 @@ class LexiconClaimChecker:
                 return []  # a question reports nothing
             clause = head
         lowered = clause.lower()
-        kinds = lex.cued(lowered)
+        kinds = lex.cued(lowered, present)
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
         negation = _negation(clause, lex)
@@ -196,9 +226,9 @@ class LexiconClaimChecker:
         for kind_lex in kinds:
             if kind_lex.unless is not None and kind_lex.unless.search(clause):
                 continue
-            match = _first(kind_lex.done, clause)
+            match = _first(kind_lex.done, kind_lex.any_done, clause)
             if match is None and (negated or marked_done):
-                match = _first(kind_lex.act, clause)
+                match = _first(kind_lex.act, kind_lex.any_act, clause)
                 if match is not None:
                     matches.append((kind_lex, match, False))
             elif match is not None:
@@ -217,22 +247,37 @@ class LexiconClaimChecker:
             ]
         if attempt is not None and negated:
             # "I tried to add your name to the booking": what was tried follows "tried to".
-            matches = [m for m in matches if m[1].start() <= attempt.end() + 20]
+            # A destination ("... to your booking") is not what was tried.
+            matches = [
+                m
+                for m in matches
+                if m[1].start() <= attempt.end() + 40
+                and not _DESTINATION.search(clause, max(0, m[1].start() - 40), m[1].start())
+            ]
         if negated and len(matches) > 1:
             matches = _nearest(matches, negation)
         if negation is not None and not any(
             m[1].start() <= at < m[1].end() for m in matches for at in negation
         ):
             # "I've added a note that there's no parking": the negation is in what was noted.
-            complement = _COMPLEMENT.search(clause, min(m[1].end() for m in matches))
-            if (
-                complement is not None
-                and complement.start() < min(negation)
-                and all(m[2] for m in matches)
-            ):
+            strong = [m for m in matches if m[2]]
+            complement = (
+                _COMPLEMENT.search(clause, min(m[1].end() for m in strong)) if strong else None
+            )
+            if complement is not None and complement.start() < min(negation):
+                # The bare words named after the complement are part of what it describes.
                 negated = False
-        if p["nothing"].search(clause):
-            return []  # a condition, someone else's words, or what the records do not show
+                matches = [m for m in strong if m[1].start() < complement.start()]
+        if p["not_ours"].search(clause):
+            return []  # someone else's words, or what the records do not show
+        condition = p["conditional"].search(clause)
+        if condition is not None and (
+            condition.start() < min(m[1].start() for m in matches)
+            or not p["time_clause"].match(clause, condition.start())
+        ):
+            # A condition; a time clause after the action's words ("a note asking them to
+            # call you when the results are in") only says when.
+            return []
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
         history = not labelled and bool(
             (p["history"].search(clause) and not p["perfect"].search(clause))
@@ -240,19 +285,56 @@ class LexiconClaimChecker:
         )
         if history and negated:
             return []  # "we didn't charge you last time": about before this call
-        offer = scope == "future" or bool(p["not_a_claim"].search(clause))
-        state = (
-            scope == "state"
-            or history
-            or (bool(p["state"].search(clause)) and not p["action"].search(clause))
+        # An offer or plan makes the action's words no report ("I'll book it", "since it has
+        # paused, ending it would be final"), unless it follows them after "and": then it is
+        # what follows from the action ("is ordered and will be ready Tuesday").
+        offer_hit = p["not_a_claim"].search(clause)
+        offer_at = len(clause) + 1 if offer_hit is None else offer_hit.start()
+        if offered:
+            offer_at = -1  # the clause before offered this one's action too
+        if (
+            negated
+            and negation is not None
+            and offer_at < min(m[1].end() for m in matches)
+            and p["modal"].match(clause, offer_at)
+        ):
+            # "nothing would be charged at the visit": a hypothetical, whatever it negates.
+            return []
+        # A description of the account says so before the action's words ("you currently have
+        # a cleaning booked"); "the booking worked, it's showing now" reports the action.
+        described = p["state"].search(clause)
+        described_at = (
+            len(clause) + 1
+            if described is None or p["action"].search(clause)
+            else described.start()
         )
         claims: list[Claim] = []
         for kind_lex, match, _ in matches:
+            offer = scope == "future" or (
+                offer_at <= len(clause)
+                and (
+                    offer_at < match.end() or not _CONSEQUENCE.search(clause, match.end(), offer_at)
+                )
+            )
+            if (
+                negated
+                and negation is not None
+                and offer_hit is not None
+                and offer_hit.end() + 1 < min(negation)
+            ):
+                continue  # "I can put you on Monday with no fee": a hypothetical, not a report
             if not negated and offer and not (kind_lex.future and kind_lex.future.search(clause)):
                 continue
             kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
             claims.append(
-                Claim(kind, not negated, clause, match.span(), state=state and not negated)
+                Claim(
+                    kind,
+                    not negated,
+                    clause,
+                    match.span(),
+                    state=(scope == "state" or history or described_at < match.end())
+                    and not negated,
+                )
             )
         if not claims:
             return []

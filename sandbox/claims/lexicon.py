@@ -35,6 +35,10 @@ class KindLexicon:
     future: re.Pattern[str] | None
     # Words that make the kind's words mean something else ("moved the direct debit date").
     unless: re.Pattern[str] | None = None
+    # All ``done`` (``act``) patterns in one: a single search tells whether any of them can
+    # match, so the patterns are tried one by one only in clauses that use the kind's words.
+    any_done: re.Pattern[str] | None = None
+    any_act: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -57,10 +61,18 @@ class Lexicon:
     # Each distinct cue and the kinds (by index) that list it.
     cue_kinds: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
-    def cued(self, lowered: str) -> list[KindLexicon]:
-        """The kinds one of whose cues occurs in ``lowered`` (lower-case text), in lexicon order."""
+    def present(self, lowered: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The (cue, kinds) pairs whose cue occurs in ``lowered``: a clause of that text can
+        only contain these, so :meth:`cued` need not try the others."""
+        return tuple(pair for pair in self.cue_kinds if pair[0] in lowered)
+
+    def cued(
+        self, lowered: str, present: tuple[tuple[str, tuple[int, ...]], ...] | None = None
+    ) -> list[KindLexicon]:
+        """The kinds one of whose cues occurs in ``lowered`` (lower-case text), in lexicon order.
+        ``present``: the cues of the text ``lowered`` is part of (default: all cues)."""
         hit: set[int] = set()
-        for cue, owners in self.cue_kinds:
+        for cue, owners in self.cue_kinds if present is None else present:
             if cue in lowered:
                 hit.update(owners)
         return [self.kinds[i] for i in sorted(hit)]
@@ -91,6 +103,10 @@ def lexicon() -> Lexicon:
         return re.compile(text, _FLAGS)
 
     future = kinds_data.get("future_result", {})
+
+    def any_of(patterns: list[str]) -> re.Pattern[str]:
+        return compile_("|".join(f"(?:{_flat(p)})" for p in patterns))
+
     kinds = tuple(
         KindLexicon(
             kind,
@@ -99,6 +115,8 @@ def lexicon() -> Lexicon:
             tuple(compile_(p) for p in spec["act"]),
             compile_(future[kind]) if kind in future else None,
             compile_(spec["unless"]) if spec.get("unless") else None,
+            any_of(spec["done"]),
+            any_of(spec["act"]),
         )
         for kind, spec in kinds_data["kinds"].items()
     )
@@ -123,10 +141,13 @@ def lexicon() -> Lexicon:
     )
     patterns = {name: compile_(language[name]) for name in pattern_names}
     patterns["split"] = compile_(language["clauses"]["split"])
-    # One search for "this clause reports nothing" instead of three.
-    patterns["nothing"] = compile_(
-        "|".join(f"(?:{_flat(language[k])})" for k in ("conditional", "reported", "no_record"))
+    # One search for "this clause is not the assistant's report" instead of two.
+    patterns["not_ours"] = compile_(
+        "|".join(f"(?:{_flat(language[k])})" for k in ("reported", "no_record"))
     )
+    patterns["modal"] = compile_(language["modal"])
+    patterns["time_clause"] = compile_(language["time_clause"])
+    patterns["bare_verb"] = compile_(language["bare_verb"])
     structure = {k: compile_(v) for k, v in language["structure"].items()}
     fuzzy = language["fuzzy"]
     cues = sorted({c for k in kinds for c in k.cues})

@@ -67,6 +67,7 @@ def units(text: str) -> list[Unit]:
     header: list[str] | None = None
     last_cells: list[str] = []
     last_row: Unit | None = None
+    verb: str | None = None  # a one-verb heading ("**Booked**") the items below it share
     for raw in text.split("\n"):
         if not raw.strip() or _RULE.match(raw):
             blank_before = True
@@ -84,7 +85,7 @@ def units(text: str) -> list[Unit]:
                 for c in stripped.strip("|").split("|")
             ]
             last_cells = cells
-            last_row = _row(cells, header, scope)
+            last_row = _row(_with_column(cells, header), header, scope)
             if last_row is not None:
                 out.append(last_row)
             blank_before = False
@@ -95,14 +96,30 @@ def units(text: str) -> list[Unit]:
             continue
         if blank_before and not bullet and not heading:
             scope = None
+            verb = None
         blank_before = False
         if (line.endswith(":") or heading) and len(line) <= 60:
             # A heading or a label line: it opens a scope (None for one it does not know).
-            scope = _label_scope(line.rstrip(":"))[1]
+            label = line.rstrip(":")
+            known, scope = _label_scope(label)
+            verb = None
             if lexicon().structure["overall_labels"].match(line):
-                out.append(Unit(line.rstrip(":")))
+                out.append(Unit(label))
+            elif lexicon().structure["verb_labels"].match(label):
+                # "**Booked**" over "- Boiler service, Friday 9am": each item was booked.
+                verb, scope = label, scope or "done"
+            elif lexicon().structure["telegraphic"].match(label + " "):
+                # "## Booking confirmed" says what it heads.
+                out.append(Unit(_telegraphic(label)))
             continue
+        if verb is not None and bullet:
+            line = f"{verb} {line}"
         inline = _INLINE_LABEL.match(line)
+        mark = _MARK_FIRST.match(line)
+        if inline and mark and not _label_scope(inline.group(1)[mark.end() :])[0]:
+            # "✅ Note added: late checkout": the mark scopes the line; what precedes the colon
+            # is the item ("Note added"), not a label.
+            inline = None
         if inline:
             known, label_scope = _label_scope(inline.group(1))
             if known and lexicon().structure["overall_labels"].match(inline.group(1)):
@@ -112,13 +129,30 @@ def units(text: str) -> list[Unit]:
             elif known and len(inline.group(1).split()) <= 3:
                 out.append(_marked(inline.group(2), label_scope))
                 continue
-            elif len(inline.group(1).split()) <= 3:
+            elif len(inline.group(1).split()) <= 3 or (
+                len(inline.group(1).split()) <= 8
+                and lexicon().structure["participle"].match(inline.group(2))
+            ):
+                # "Repeat prescription for her inhaler: ordered, ready Friday" likewise.
                 # "Reminder: not set" is one statement about the reminder, not two.
                 line = f"{inline.group(1)} is {inline.group(2)}"
         if bullet or _MARK_FIRST.match(line):
             line = _telegraphic(line)
         out.append(_marked(line, scope if (bullet or scope is None or not heading) else None))
     return out
+
+
+def _with_column(cells: list[str], header: list[str] | None) -> list[str]:
+    """Under a header whose first column names what the rows are ("| Order | ... |"), the
+    row's first cell is that thing: "#4821 (planter)" is "Order #4821 (planter)"."""
+    if not header or not header[0] or not cells or not cells[0]:
+        return cells
+    name = header[0]
+    if header[0].lower() in cells[0].lower():
+        return cells
+    if not any(p.search(name) for p in lexicon().cancel_objects.values()):
+        return cells
+    return [f"{name} {cells[0]}", *cells[1:]]
 
 
 def _telegraphic(line: str) -> str:
