@@ -24,6 +24,11 @@ DATA = HERE / "claims_labelled.yaml"
 HELDOUT = HERE / "claims_heldout.yaml"
 HOSTED = HERE / "claims_hosted.yaml"
 FRESH = HERE / "claims_fresh.yaml"
+# Written by an author who never saw the checker (issue 11, round 3) and scored once, after the
+# last change to the checker: 0.904 / 0.867 (README). The targets are not met on unseen text;
+# the floor sits just under what was measured, so a regression shows.
+BLIND = HERE / "claims_blind.yaml"
+BLIND_FLOOR = (0.90, 0.86)
 TARGET = (0.95, 0.93)
 
 
@@ -36,6 +41,13 @@ def test_labelled_sets_use_only_known_kinds():
         items = load_set(path)
         assert len(items) >= 80
         assert {c["kind"] for item in items for c in item["claims"]} <= set(KINDS)
+
+
+def test_claim_checker_on_the_blind_test_set():
+    m = _measure(BLIND)
+    print("\n" + render("blind test set (scored once)", m))
+    assert m.total.precision >= BLIND_FLOOR[0]
+    assert m.total.recall >= BLIND_FLOOR[1]
 
 
 @pytest.mark.parametrize(
