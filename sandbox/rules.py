@@ -355,7 +355,9 @@ rule_type(
 _NO_VERIFY_TOOLS = ("transfer_to_human", "add_note")
 
 
-def _customer_of(entry: LedgerEntry, ctx: RuleContext) -> str | None:
+def _customer_of(entry: LedgerEntry) -> str | None:
+    # A successful write changes at least one row, and every row but a product's names its
+    # customer (or is the customer), so arguments and changes always tell who it touches.
     args = _args(entry)
     named: str | None = args.get("customer_id")
     if named:
@@ -367,24 +369,12 @@ def _customer_of(entry: LedgerEntry, ctx: RuleContext) -> str | None:
             return owner
         if change.table == "customers":
             return change.id
-    for key, table in (
-        ("appointment_id", "appointments"),
-        ("order_id", "orders"),
-        ("payment_id", "payments"),
-        ("subscription_id", "subscriptions"),
-        ("reminder_id", "reminders"),
-        ("reservation_id", "reservations"),
-    ):
-        record = ctx.record(table, args.get(key)) or {}
-        holder: str | None = record.get("customer_id")
-        if holder:
-            return holder
     return None
 
 
 def verify_before_write(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
-    """Every successful write that touches a customer (named in its arguments, its records,
-    or the record it changes) must come after a `verify_customer` call in the same session
+    """Every successful write that touches a customer (named in its arguments or in a
+    record it changes) must come after a `verify_customer` call in the same session
     that verified that customer with one of `fields`; otherwise a `verification` violation.
     `except_tools` are exempt (default: `transfer_to_human`, `add_note`)."""
     exempt = set(params.get("except_tools", _NO_VERIFY_TOOLS))
@@ -393,7 +383,7 @@ def verify_before_write(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     for entry in ctx.ok():
         if entry.tool in exempt:
             continue
-        customer_id = _customer_of(entry, ctx)
+        customer_id = _customer_of(entry)
         if customer_id is None:
             continue
         verified = any(

@@ -1,4 +1,4 @@
-"""Summarise a mutmut run (./mutants/) per file, against the equivalent mutants kept in the repo.
+"""Summarise a mutmut run (./mutants/) per module group, against the equivalent mutants kept in the repo.
 
     python scripts/mutation_summary.py [PATTERN ...]
 
@@ -6,7 +6,10 @@ Killed = a test failed, or the mutant timed out. A mutant that no selected test 
 ("no tests") counts as surviving: nothing would notice it. Mutants listed in
 tests/mutation/equivalent.md (a line starting with ``- `name` ``, ``*`` a wildcard) are left out
 of the score.
-Score = killed / (checked - equivalent). Exits 1 when a survivor is not listed as equivalent.
+Score = killed / (checked - equivalent), printed per module (file), per package (sandbox/,
+tools/) and overall. Files of sandbox/ and tools/ with no checked mutant are listed as not
+measured, so a partial run cannot pass for a whole one. Exits 1 when a survivor is not listed
+as equivalent.
 """
 
 from __future__ import annotations
@@ -54,14 +57,33 @@ def main(patterns: list[str]) -> int:
                 counts["other"] += 1
                 survivors.append(key)
     total = Counter[str]()
-    print(f"{'file':32} {'killed':>7} {'survived':>8} {'equiv':>6} {'unchecked':>9} {'score':>7}")
+    packages: dict[str, Counter[str]] = {}
+    print(
+        f"{'module group':32} {'killed':>7} {'survived':>8} {'equiv':>6} {'unchecked':>9} {'score':>7}"
+    )
     for name, counts in per_file.items():
         total.update(counts)
+        packages.setdefault(name.split("/", 1)[0] + "/", Counter()).update(counts)
         print(_line(name, counts))
-    print(_line("total", total))
+    for package, counts in sorted(packages.items()):
+        print(_line(package, counts))
+    print(_line("overall", total))
+    measured = {name for name, counts in per_file.items() if counts["killed"] + counts["survived"]}
+    for source in sorted(_sources()):
+        if source not in measured:
+            print(f"not measured: {source}")
     for key in survivors:
         print(f"survived: {key}")
     return 1 if survivors else 0
+
+
+def _sources() -> set[str]:
+    """The files under mutation: every module of sandbox/ and tools/."""
+    return {
+        str(path.relative_to(ROOT))
+        for package in ("sandbox", "tools")
+        for path in (ROOT / package).glob("**/*.py")
+    }
 
 
 def _line(name: str, counts: Counter[str]) -> str:
