@@ -189,6 +189,14 @@ def register(app: typer.Typer) -> None:
         ] = None,
         seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
         concurrency: Annotated[int, typer.Option(help="Episodes in flight per model.")] = 4,
+        workers: Annotated[
+            int | None,
+            typer.Option(
+                "--workers",
+                help="Processes for an offline run (reference assistants, scripted caller, no "
+                "judge); default one per core. Results are the same at any count.",
+            ),
+        ] = None,
         rpm: Annotated[int | None, typer.Option(help="Requests per minute, per model.")] = None,
         tpm: Annotated[int | None, typer.Option(help="Tokens per minute, per model.")] = None,
         model_option: Annotated[
@@ -281,7 +289,13 @@ def register(app: typer.Typer) -> None:
             with Store(store, create=resume is None) as db:
                 try:
                     outcome = run_evaluation(
-                        config, db, display, resume=resume, run_id=run_id, **overrides
+                        config,
+                        db,
+                        display,
+                        resume=resume,
+                        run_id=run_id,
+                        workers=workers,
+                        **overrides,
                     )
                 except AgentCrashError as exc:
                     display.stop()
