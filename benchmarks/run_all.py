@@ -72,11 +72,11 @@ def _reference_config(episodes: int, **extra: Any):  # type: ignore[no-untyped-d
 
 
 def _workers_supported() -> bool:
-    import dataclasses
+    import inspect
 
-    from opsbench.runner import RunConfig
+    from opsbench.runner import execute
 
-    return any(f.name == "workers" for f in dataclasses.fields(RunConfig))
+    return "workers" in inspect.signature(execute).parameters
 
 
 def child_offline(episodes: int, workers: int, store_path: str | None) -> None:
@@ -86,18 +86,17 @@ def child_offline(episodes: int, workers: int, store_path: str | None) -> None:
 
     extra: dict[str, Any] = {}
     if _workers_supported():
-        if workers:  # 0: the runner's default (every core)
-            extra["workers"] = workers
+        extra["workers"] = workers or None  # 0: the runner's default (every core)
     elif workers > 1:
         _emit({"unsupported": "the runner has no workers option"})
         return
-    config = _reference_config(episodes, **extra)
+    config = _reference_config(episodes)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(store_path or Path(tmp) / "bench.db")
         with Store(path) as store:
             prepared = prepare_run(config, store)
             cpu, start = time.process_time(), time.perf_counter()
-            outcome = asyncio.run(execute(prepared, store))
+            outcome = asyncio.run(execute(prepared, store, **extra))
             wall = time.perf_counter() - start
             cpu = time.process_time() - cpu
         children = resource.getrusage(resource.RUSAGE_CHILDREN)

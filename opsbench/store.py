@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -569,6 +569,15 @@ class Store:
         run = self.run(rows[0][1])
         tasks = {(t.task_set, t.task_id): t for t in run.tasks}
         return _episode(rows[0], tasks, True)
+
+    def full_episodes(self, run_id: str, ids: Iterable[str]) -> Iterator[EpisodeRecord]:
+        """Episodes of ``run_id`` fully loaded, by exact id, one at a time, in ``ids`` order."""
+        tasks = {(t.task_set, t.task_id): t for t in self.run(run_id).tasks}
+        query = f"SELECT {_COLUMNS}, result, diff FROM episodes WHERE id = ? AND run_id = ?"
+        for ep_id in ids:
+            row = self._db.execute(query, (ep_id, run_id)).fetchone()
+            if row is not None:
+                yield _episode(row, tasks, True)
 
     def failed_attempts(self, run_id: str) -> list[dict[str, Any]]:
         """Infrastructure errors that a later ``--resume`` replaced."""
