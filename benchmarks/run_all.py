@@ -473,6 +473,75 @@ def markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _figures(data: dict[str, Any]) -> dict[str, str]:
+    """The headline figure of each target, as text, from one run's JSON."""
+    out: dict[str, str] = {}
+    offline = data.get("offline", {})
+    if offline:
+        one, two = offline["1"], offline["2"]
+        rate = one["episodes"] / one["wall_s"]
+        out["offline episodes/s, 1 process"] = f"{rate:,.0f}"
+        if "unsupported" in two:
+            out["offline episodes/s, 2 processes"] = "n/a (one process only)"
+        else:
+            rate2 = two["episodes"] / two["wall_s"]
+            out["offline episodes/s, 2 processes"] = f"{rate2:,.0f} ({rate2 / rate:.2f}×)"
+    if "client" in data:
+        c = data["client"]
+        out["client CPU per request (raw httpx)"] = (
+            f"{c['adapter_ms']:.2f} ms ({c['raw_httpx_ms']:.2f} ms)"
+        )
+    for row in data.get("concurrency", {}).get("rows", []):
+        out[f"wall / ideal, {row['connections']} connections"] = f"{row['ratio']:.2f}"
+    if "first_episode" in data:
+        f = data["first_episode"]
+        out["time to first episode, public set"] = (
+            f"{f['first_episode_s']:.2f} s (loading {f['load_s']:.2f} s)"
+        )
+    rss = data.get("rss", [])
+    for row in rss:
+        out[f"peak RSS, {row['episodes']:,} episodes"] = f"{row['peak_rss_mib']:.0f} MiB"
+    if len(rss) > 1:
+        out[f"peak RSS {rss[-1]['episodes']:,} / {rss[0]['episodes']:,}"] = (
+            f"{rss[-1]['peak_rss_mib'] / rss[0]['peak_rss_mib']:.2f}"
+        )
+        out[f"{rss[-1]['episodes']:,} reference episodes, wall"] = f"{rss[-1]['wall_s']:.0f} s"
+    if "report" in data:
+        r = data["report"]
+        out[f"HTML report at {r['episodes']:,} episodes"] = (
+            f"{r['size_mib']:.1f} MiB in {r['build_s']:.1f} s"
+        )
+    return out
+
+
+def before_after(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """A Markdown table of every figure in either run, before beside after."""
+    a, b = _figures(before), _figures(after)
+    lines = [
+        f"Before: commit {before['machine']['commit']}, {before['machine']['date']}, load "
+        f"{before['machine']['load_average'][0]}; after: commit {after['machine']['commit']}, "
+        f"{after['machine']['date']}, load {after['machine']['load_average'][0]} "
+        f"({after['machine']['cpu']}, {after['machine']['cores']} cores, shared).",
+        "",
+        "| figure | before | after |",
+        "|---|---|---|",
+    ]
+    for name in list(a) + [n for n in b if n not in a]:
+        lines.append(f"| {name} | {a.get(name, '—')} | {b.get(name, 'not re-measured')} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_readme(text: str, readme: Path = ROOT / "README.md") -> None:
+    """Put ``text`` between the performance markers of the README."""
+    start, end = "<!-- performance:start -->", "<!-- performance:end -->"
+    body = readme.read_text("utf-8")
+    if start not in body or end not in body:
+        raise SystemExit(f"{readme}: no {start} … {end} markers to write between")
+    head, rest = body.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{start}\n{text}{end}{tail}", encoding="utf-8")
+
+
 def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         started = time.time()
@@ -499,7 +568,22 @@ def main() -> None:
         default=",".join(SECTIONS),
         help=f"comma-separated sections to measure, of {', '.join(SECTIONS)} (default: all)",
     )
+    parser.add_argument(
+        "--table",
+        nargs=2,
+        type=Path,
+        metavar=("BEFORE", "AFTER"),
+        help="measure nothing: print the before/after table of two --json files",
+    )
+    parser.add_argument("--readme", action="store_true", help="also write the table into README.md")
     args = parser.parse_args()
+    if args.table:
+        before, after = (json.loads(p.read_text("utf-8")) for p in args.table)
+        text = before_after(before, after)
+        print(text)
+        if args.readme:
+            write_readme(text)
+        return
     sections = tuple(s.strip() for s in args.only.split(",") if s.strip())
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
@@ -515,6 +599,8 @@ def main() -> None:
         args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     if args.markdown:
         args.markdown.write_text(text, encoding="utf-8")
+    if args.readme:
+        write_readme(text)
 
 
 if __name__ == "__main__":
