@@ -340,20 +340,31 @@ SECTIONS = ("offline", "client", "concurrency", "first", "rss")
 
 
 def measure(
-    sizes: dict[str, Any], say: Any, sections: tuple[str, ...] = SECTIONS
+    sizes: dict[str, Any],
+    say: Any,
+    sections: tuple[str, ...] = SECTIONS,
+    partial: Path | None = None,
 ) -> dict[str, Any]:
     """Run the measurements of ``sections`` at ``sizes`` in child processes; ``say`` reports
-    progress. ``rss`` includes the report built from the largest run."""
+    progress; ``partial``, when given, is rewritten with what is measured so far after each
+    step (a long run interrupted keeps its figures). ``rss`` includes the report built from
+    the largest run."""
     out: dict[str, Any] = {"machine": _machine(), "quick": sizes is QUICK}
+
+    def progress(text: str) -> None:
+        if partial is not None:
+            partial.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        say(text)
+
     n = sizes["offline_episodes"]
     if "offline" in sections:
-        say(f"offline: {n} reference episodes at 1 and 2 processes")
+        progress(f"offline: {n} reference episodes at 1 and 2 processes")
         one = _child("offline", str(n), "1")
         two = _child("offline", str(n), "2")
         out["offline"] = {"1": one, "2": two}
 
     if "client" in sections:
-        say("client CPU per request")
+        progress("client CPU per request")
         with _Server(0.0) as url:
             out["client"] = _child("client", str(sizes["client_requests"]), url)
 
@@ -362,17 +373,18 @@ def measure(
         out["concurrency"] = {"latency_s": latency, "rows": []}
         with _Server(latency) as url:
             for connections, episodes in sizes["connections"].items():
-                say(f"wall over ideal: {connections} connections, {episodes} episodes")
+                progress(f"wall over ideal: {connections} connections, {episodes} episodes")
                 row = _child("concurrency", str(connections), str(episodes), str(latency), url)
                 out["concurrency"]["rows"].append(row)
 
     if "first" in sections:
-        say("time to first episode")
+        progress("time to first episode")
         out["first_episode"] = _child("first", repr(time.time()))
 
     if "rss" in sections:
-        _rss_and_report(sizes, say, out)
+        _rss_and_report(sizes, progress, out)
     out["tau2"] = _tau2()
+    progress("done")
     return out
 
 
@@ -591,7 +603,7 @@ def main() -> None:
             f"--only: unknown section {unknown[0]!r}; expected some of {', '.join(SECTIONS)}"
         )
     say = lambda text: print(f"# {text}", file=sys.stderr)  # noqa: E731
-    data = measure(QUICK if args.quick else FULL, say, sections)
+    data = measure(QUICK if args.quick else FULL, say, sections, args.json)
     text = markdown(data)
     print(text)
     print(json.dumps(data, indent=2))
