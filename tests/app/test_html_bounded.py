@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from opsbench.render_html import render_html, write_html
-from opsbench.report import HTML_EPISODE_BUDGET, build_report
+from opsbench.report import HTML_LIMIT, build_report
 from opsbench.store import Store, episode_id
 from tests.app.test_html import CHROMIUM, _chromium
 
@@ -65,7 +65,7 @@ def test_a_large_run_gives_a_bounded_report_failing_first(store: Store, mini_run
     assert passed_flags == sorted(passed_flags)
     assert sum(not p for p in passed_flags) == min(len(failing), len(report.shown))
     page = render_html(report)
-    assert len(page.encode()) <= HTML_EPISODE_BUDGET + 2**20
+    assert len(page.encode()) <= HTML_LIMIT
     assert f'"episodes_omitted":{report.omitted}' in page
 
 
