@@ -93,11 +93,12 @@ def _reference(
 ) -> BriefedFactory:
     # HOOK(reference/): the reference assistants live in adapters/reference/ (their own issue).
     # They are offline and deterministic: no options, no base URL, no retries apply.
-    from adapters.reference import FLAWS, reference_factory
+    from adapters.reference import FLAWS, ROUTES, reference_factory
 
-    if name not in FLAWS:
+    if name not in (*FLAWS, *ROUTES):
+        names = (*FLAWS, *ROUTES)
         raise AdapterError(
-            f"unknown reference/{name}; expected one of reference/{', reference/'.join(FLAWS)}"
+            f"unknown reference/{name}; expected one of reference/{', reference/'.join(names)}"
         )
     if options:
         option = next(iter(options))

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from businesses.errors import LoadError
+from businesses.yamlfile import read_yaml
 from sandbox.assertions import MATCHER_KEYS
 from sandbox.claims import KINDS
 from sandbox.rules import RULE_TYPES
+from sandbox.schema_errors import describe, did_you_mean
 from sandbox.state import State
 from sandbox.tables import STANDARD_TABLES, TableSpec
 from sandbox.task import (
@@ -29,12 +30,14 @@ from sandbox.task import (
     Business,
     CallerSpec,
     Expect,
+    Move,
     RuleSpec,
     Session,
     Tactic,
     Task,
 )
 from tools import default_registry
+from tools.timefmt import parse_time
 
 PUBLIC_DIR = Path(__file__).parent / "public"
 
@@ -55,38 +58,14 @@ def format_path(parts: list[Any]) -> str:
     return text or "(top level)"
 
 
-# libyaml's parser where PyYAML was built with it (7x faster on the public set), else the
-# pure-Python one; both construct with SafeConstructor, so the objects are the same.
-SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def parse_yaml(text: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
-    """``text`` as plain data (safe tags only), with :data:`SAFE_LOADER` by default."""
-    return yaml.load(text, Loader=loader or SAFE_LOADER)
-
-
-def _read_yaml(path: Path) -> Any:
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise LoadError([f"{path}: cannot read: {exc.strerror}"]) from None
-    try:
-        return parse_yaml(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise LoadError([f"{path.name}: {where}: invalid YAML: {problem}"]) from None
-
-
 def _schema_problems(data: Any, schema_name: str, file: str) -> list[str]:
     validator = jsonschema.Draft202012Validator(_schema(schema_name))
     problems = []
     for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         # oneOf errors are vague; name the most specific sub-error when there is one.
         best = jsonschema.exceptions.best_match([error]) if error.context else error
-        path = format_path(list(best.absolute_path))
-        problems.append(f"{file}: {path}: {best.message}")
+        for path, message in describe(best):
+            problems.append(f"{file}: {format_path(path)}: {message}")
     return problems
 
 
@@ -95,14 +74,14 @@ def load_business(directory: str | Path) -> tuple[Business, list[Task]]:
     directory = Path(directory)
     business_file = directory / "business.yaml"
     tasks_file = directory / "tasks.yaml"
-    raw_business = _read_yaml(business_file)
+    raw_business = read_yaml(business_file)
     problems = _schema_problems(raw_business, "business", business_file.name)
     if problems:
         raise LoadError(problems)
     business = _business(raw_business, business_file, problems)
     if problems:
         raise LoadError(problems)
-    raw_tasks = _read_yaml(tasks_file)
+    raw_tasks = read_yaml(tasks_file)
     problems = _schema_problems(raw_tasks, "tasks", tasks_file.name)
     if problems:
         raise LoadError(problems)
@@ -142,14 +121,16 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
     for index, tool in enumerate(raw["tools"]):
         if tool not in registry:
             problems.append(
-                f"{name}: tools[{index}]: unknown tool {tool!r}; known: {', '.join(registry.names())}"
+                f"{name}: tools[{index}]: unknown tool {tool!r}"
+                f"{did_you_mean(tool, list(registry.names()))}; known: {', '.join(registry.names())}"
             )
     rules = []
     for index, spec in enumerate(raw["rules"]):
         rule_type = RULE_TYPES.get(spec["rule"])
         if rule_type is None:
             problems.append(
-                f"{name}: rules[{index}].rule: unknown rule type {spec['rule']!r}; "
+                f"{name}: rules[{index}].rule: unknown rule type {spec['rule']!r}"
+                f"{did_you_mean(spec['rule'], sorted(RULE_TYPES))}; "
                 f"known: {', '.join(sorted(RULE_TYPES))}"
             )
             continue
@@ -163,8 +144,10 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
             # A parameter that may take two shapes (a name, or a name with a condition): name
             # the most specific sub-error rather than "not valid under any of the schemas".
             best = jsonschema.exceptions.best_match(error.context) if error.context else error
-            path = format_path(["rules", index, "params", *best.absolute_path])
-            problems.append(f"{name}: {path}: {best.message}")
+            for path, message in describe(best):
+                problems.append(
+                    f"{name}: {format_path(['rules', index, 'params', *path])}: {message}"
+                )
         rules.append(RuleSpec(spec["rule"], params))
     extra = {
         table: TableSpec(table, spec["prefix"], spec["schema"])
@@ -177,7 +160,10 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
     seed: dict[str, dict[str, dict[str, Any]]] = {}
     for table, records in raw["seed"].items():
         if table not in specs:
-            problems.append(f"{name}: seed.{table}: unknown table; declare it under tables:")
+            problems.append(
+                f"{name}: seed.{table}: unknown table{did_you_mean(table, sorted(specs))}; "
+                "declare it under tables:"
+            )
             continue
         seed[table] = {}
         for index, record in enumerate(records):
@@ -193,7 +179,7 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
             problems.append(
                 f"{name}: seed.{table}[{positions[table].get(record_id, '?')}] ({record_id}).{message}"
             )
-    allowed = _assertions(raw.get("allowed", []), f"{name}: allowed", set(specs), problems)
+    allowed = _assertions(raw.get("allowed", []), f"{name}: allowed", specs, problems)
     return Business(
         allowed=allowed,
         id=raw["id"],
@@ -212,7 +198,7 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
 
 
 def _assertions(
-    raw: list[Mapping[str, Any]], where: str, tables: set[str], problems: list[str]
+    raw: list[Mapping[str, Any]], where: str, tables: Mapping[str, TableSpec], problems: list[str]
 ) -> tuple[Assertion, ...]:
     out = []
     for index, spec in enumerate(raw):
@@ -220,7 +206,11 @@ def _assertions(
         op = next(k for k in ("insert", "update", "delete") if k in spec)
         table, _, record_id = spec[op].partition("/")
         if table not in tables:
-            problems.append(f"{path}.{op}: unknown table {table!r}")
+            problems.append(
+                f"{path}.{op}: unknown table {table!r}{did_you_mean(table, sorted(tables))}"
+            )
+        else:
+            _check_field_names(spec, tables[table], path, problems)
         for field, matcher in spec.get("where", {}).items():
             if isinstance(matcher, Mapping) and matcher and not set(matcher) <= MATCHER_KEYS:
                 bad = sorted(set(matcher) - MATCHER_KEYS)
@@ -246,6 +236,52 @@ def _assertions(
     return tuple(out)
 
 
+def _move(raw: Mapping[str, Any] | str) -> Move:
+    if isinstance(raw, str):
+        return Move(say=raw)
+    turn = raw.get("turn", ())
+    unless_done = raw.get("unless_done", ())
+    return Move(
+        say=raw.get("say"),
+        tactic=raw.get("tactic"),
+        turn=(turn,) if isinstance(turn, str) else tuple(turn),
+        heard=raw.get("heard"),
+        unless=raw.get("unless"),
+        unless_done=(unless_done,) if isinstance(unless_done, str) else tuple(unless_done),
+        times=int(raw["times"]) if "times" in raw else None,
+        hang_up=bool(raw.get("hang_up", False)),
+    )
+
+
+def _check_field_names(
+    spec: Mapping[str, Any], table: TableSpec, path: str, problems: list[str]
+) -> None:
+    """A field an assertion names must be a field of its table (a typo would never match)."""
+    known = table.schema.get("properties")
+    if not known or table.schema.get("additionalProperties", True) is not False:
+        return  # an open schema (an extra table's) may hold any field
+    names = [(f"where.{f}", f) for f in spec.get("where", {})]
+    names += [(f"fields[{i}]", f) for i, f in enumerate(spec.get("fields", []))]
+    for where, field in names:
+        # A dotted path (``items.0.product_id``) reaches into a field: its head must exist.
+        field = str(field).split(".", 1)[0]
+        if field not in known:
+            problems.append(
+                f"{path}.{where}: {table.name} has no field {field!r}"
+                f"{did_you_mean(field, sorted(known))}"
+            )
+
+
+def _check_time(text: str, where: str, problems: list[str]) -> bool:
+    """Whether ``text`` (already of the schema's shape) is a real time; if not, say so."""
+    try:
+        parse_time(text)
+    except ValueError as exc:
+        problems.append(f"{where}: {text!r} is not a real time ({exc})")
+        return False
+    return True
+
+
 def _caller(raw: Mapping[str, Any]) -> CallerSpec:
     tactics = tuple(
         Tactic(t)
@@ -253,15 +289,20 @@ def _caller(raw: Mapping[str, Any]) -> CallerSpec:
         else Tactic(t["name"], {k: v for k, v in t.items() if k != "name"})
         for t in raw.get("tactics", [])
     )
-    script = tuple({"say": line} if isinstance(line, str) else dict(line) for line in raw["script"])
+    change = raw.get("change")
     return CallerSpec(
         name=raw["name"],
         temperament=raw["temperament"],
         goal=raw["goal"],
         knows=raw.get("knows", {}),
         tactics=tactics,
-        script=script,
-        reactions=tuple(raw.get("reactions", [])),
+        opening=raw["opening"],
+        answers={str(k): str(v) for k, v in (raw.get("answers") or {}).items()},
+        moves=tuple(_move(m) for m in raw.get("moves", [])),
+        reactions=tuple(_move(m) for m in raw.get("reactions", [])),
+        corrections=tuple(_move(m) for m in raw.get("corrections", [])),
+        change=None if change is None else _move(change),
+        done_when=tuple(raw.get("done_when", [])),
     )
 
 
@@ -281,13 +322,39 @@ def _check_steps(
 
 
 def _check_reactions(caller: Mapping[str, Any], where: str, problems: list[str]) -> None:
-    for index, reaction in enumerate(caller.get("reactions", [])):
-        try:
-            re.compile(reaction["when"])
-        except re.error as exc:
+    """Every regular expression of a caller spec compiles; every action kind it names exists."""
+    for index, entry in enumerate(caller.get("done_when", [])):
+        for kind in (k for k in str(entry).split("|") if k not in KINDS):
             problems.append(
-                f"{where}.reactions[{index}].when: not a valid regular expression: {exc}"
+                f"{where}.done_when[{index}]: unknown action kind {kind!r}; known: {', '.join(KINDS)}"
             )
+    groups = {
+        "moves": caller.get("moves", []),
+        "reactions": caller.get("reactions", []),
+        "corrections": caller.get("corrections", []),
+    }
+    if "change" in caller:
+        groups["change"] = [caller["change"]]
+    for group, moves in groups.items():
+        for index, move in enumerate(moves):
+            if not isinstance(move, Mapping):
+                continue
+            done = move.get("unless_done", [])
+            for kind in (
+                k for e in ([done] if isinstance(done, str) else done) for k in e.split("|")
+            ):
+                if kind not in KINDS:
+                    problems.append(
+                        f"{where}.{group}[{index}].unless_done: unknown action kind {kind!r}"
+                    )
+            for key in ("heard", "unless"):
+                if key not in move:
+                    continue
+                try:
+                    re.compile(move[key])
+                except re.error as exc:
+                    place = group if group == "change" else f"{group}[{index}]"
+                    problems.append(f"{where}.{place}.{key}: not a valid regular expression: {exc}")
 
 
 def _apply_setup(
@@ -336,7 +403,13 @@ def _task(
     setup = raw.get("setup", {})
     tables = _apply_setup(business, setup, where, problems)
     if len(problems) == before:
-        for line in State(tables, {**STANDARD_TABLES, **business.extra_tables}).validate():
+        # The seed is already valid: only the tables the setup touches need checking again.
+        touched = {
+            *setup.get("insert", {}),
+            *(t.partition("/")[0] for t in setup.get("update", {})),
+        }
+        state = State(tables, {**STANDARD_TABLES, **business.extra_tables})
+        for line in state.validate(sorted(touched & set(state.tables))) if touched else []:
             problems.append(f"{where}.setup: after setup, {line}")
     for index, fault in enumerate(raw.get("faults", [])):
         if fault["tool"] not in business.tools:
@@ -344,7 +417,7 @@ def _task(
                 f"{where}.faults[{index}].tool: {fault['tool']!r} is not enabled for {business.id}"
             )
     expect_raw = raw["expect"]
-    tables = set(STANDARD_TABLES) | set(business.extra_tables)
+    tables = {**STANDARD_TABLES, **business.extra_tables}
     expect = Expect(
         outcome=_assertions(
             expect_raw.get("outcome", []), f"{where}.expect.outcome", tables, problems
@@ -368,10 +441,12 @@ def _task(
     _check_reactions(raw["caller"], f"{where}.caller", problems)
     for index, extra in enumerate(raw.get("sessions", [])):
         _check_reactions(extra["caller"], f"{where}.sessions[{index}].caller", problems)
+    _check_time(raw["now"], f"{where}.now", problems)
     sessions = [Session(raw["now"], _caller(raw["caller"]), tuple(raw["oracle"]))]
     for index, extra in enumerate(raw.get("sessions", [])):
         _check_steps(extra["oracle"], f"{where}.sessions[{index}].oracle", business, problems)
-        if extra["at"] <= sessions[-1].at:
+        real = _check_time(extra["at"], f"{where}.sessions[{index}].at", problems)
+        if real and extra["at"] <= sessions[-1].at:
             problems.append(
                 f"{where}.sessions[{index}].at: {extra['at']} is not after {sessions[-1].at}"
             )
@@ -393,22 +468,3 @@ def _task(
         requires_action=bool(expect.outcome) or expect.escalate,
         _raw=raw,
     )
-
-
-def load_set(root: str | Path = PUBLIC_DIR) -> tuple[list[Business], list[Task]]:
-    """Every business under ``root`` (one directory each). Problems from all of them at once."""
-    root = Path(root)
-    if not root.is_dir():
-        raise LoadError([f"{root}: no such directory of businesses"])
-    businesses, tasks, problems = [], [], []
-    for directory in sorted(p for p in root.iterdir() if (p / "business.yaml").exists()):
-        try:
-            business, found = load_business(directory)
-        except LoadError as exc:
-            problems.extend(f"{directory.name}/{line}" for line in exc.problems)
-            continue
-        businesses.append(business)
-        tasks.extend(found)
-    if problems:
-        raise LoadError(problems)
-    return businesses, tasks

@@ -13,7 +13,13 @@ What the caller may state (the *given* facts), per session:
 - the parameters of the session's tactics, defaults included (they are in the prompt too);
 - anything the assistant said earlier in the transcript, in any session (the greeting counts);
 - dates implied by what was given: a weekday named in given text stands for its next date
-  from the session's simulated ``now``; "today" and "tomorrow" likewise.
+  from the session's simulated ``now``; "today" and "tomorrow" likewise. The other way round,
+  a weekday is derived only from a given date about the call's own days: within
+  ``derived_weekday_window_days`` (``callers/lexicon/conduct.yaml``) of ``now`` and not an
+  identity detail -- a date of birth in 1962 that fell on a Tuesday does not make "Tuesday"
+  known for an appointment. Nothing else is derived from an identity detail either
+  (``identity_fact_keys``): a phone number's digits are no amount of money, a date of birth
+  without its year is no appointment day.
 
 What is checked in each caller line:
 
@@ -44,7 +50,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from callers.conduct import check_conduct, identity_fact
+from callers.scripted import move_text
 from callers.tactics import given_values
+from callers.turns import lexicon
 from sandbox.episode import EpisodeResult, Utterance
 from sandbox.task import Session, Task
 from tools.timefmt import parse_time
@@ -247,11 +256,23 @@ class Given:
     digit_runs: set[str] = field(default_factory=set)
     dates: set[tuple[int | None, int, int | None]] = field(default_factory=set)
     weekdays: set[int] = field(default_factory=set)
+    # Dates a named weekday may be derived from: about the call's own days (not a birth date).
+    weekday_dates: set[tuple[int | None, int, int | None]] = field(default_factory=set)
+    # Dates of identity details: stated only whole, with their year.
+    identity_dates: set[tuple[int | None, int, int | None]] = field(default_factory=set)
     amounts: set[Any] = field(default_factory=set)
     promise: bool = False
     assistant_words: list[set[str]] = field(default_factory=list)
 
-    def add(self, text: str, now: date, *, spoken_by_assistant: bool = False) -> None:
+    def add(
+        self, text: str, now: date, *, spoken_by_assistant: bool = False, identity: bool = False
+    ) -> None:
+        """Take in given ``text``.
+
+        ``identity``: it is an identity detail (a date of birth, a phone number, an id). Its
+        characters may be repeated, but nothing is derived from it about anything else: its
+        date stands for no weekday and for no day without its year, its numbers for no amount.
+        """
         self.texts.append(text)
         self.identifiers.update(_alnum(m.group(0)) for m in _CODE.finditer(text.upper()))
         self.identifiers.update(m.group(0).lower() for m in _EMAIL.finditer(text))
@@ -263,14 +284,20 @@ class Given:
             if mention.key[0] == "weekday":
                 self.weekdays.add(mention.key[1])
                 self.dates.add(_as_date_key(_next_weekday(now, mention.key[1])))
+            elif identity:
+                self.identity_dates.add(mention.key)
             else:
                 self.dates.add(mention.key)
+                if _near(mention.key, now):
+                    self.weekday_dates.add(mention.key)
         for match in _RELATIVE.finditer(text):
             offset = 1 if match.group(1).lower() == "tomorrow" else 0
             self.dates.add(_as_date_key(now + timedelta(days=offset)))
+            # "Tonight" is about the call's own day: its weekday is known.
+            self.weekday_dates.add(_as_date_key(now + timedelta(days=offset)))
         for mention in _amounts(text):
             self.amounts.add(mention.key)
-        for match in _PLAIN_NUMBER.finditer(text):
+        for match in [] if identity else _PLAIN_NUMBER.finditer(text):
             cents = int(match.group("num")) * 100 + int(match.group("cents") or 0)
             self.amounts.add(("money", cents))
         if spoken_by_assistant:
@@ -290,7 +317,7 @@ class Given:
             return
         if key.endswith("_cents") and isinstance(value, int) and not isinstance(value, bool):
             self.amounts.add(("money", value))
-        self.add(str(value), now)
+        self.add(str(value), now, identity=identity_fact(key.split(".")[0]))
         if key.endswith("promise") or key.startswith("promise"):
             self.promise = True
 
@@ -305,8 +332,12 @@ class Given:
             )
         if kind == "date":
             if key[0] == "weekday":
-                return key[1] in self.weekdays or any(_weekday_of(d) == key[1] for d in self.dates)
-            return any(_same_date(key, d) for d in self.dates)
+                return key[1] in self.weekdays or any(
+                    _weekday_of(d) == key[1] for d in self.weekday_dates
+                )
+            if any(_same_date(key, d) for d in self.dates):
+                return True
+            return key[2] is not None and any(_same_date(key, d) for d in self.identity_dates)
         if kind == "amount":
             return key in self.amounts
         # A promise: given outright, or echoing something the assistant said.
@@ -331,6 +362,19 @@ def _content_words(text: str) -> set[str]:
 
 def _as_date_key(day: date) -> tuple[int | None, int, int | None]:
     return (day.month, day.day, day.year)
+
+
+def _near(key: tuple[int | None, int, int | None], now: date) -> bool:
+    """Whether a given date is about the call's own days (see ``conduct.yaml``)."""
+    month, day, year = key
+    if month is None:
+        return False
+    window = int(lexicon("conduct")["derived_weekday_window_days"])
+    try:
+        moment = date(year if year is not None else now.year, month, day)
+    except ValueError:
+        return False
+    return abs((moment - now).days) <= window
 
 
 def _next_weekday(now: date, weekday: int) -> date:
@@ -380,7 +424,7 @@ def _dates(text: str) -> list[Mention]:
                 month, day = (a, b) if a <= 12 else (b, a)
                 if month > 12 or day > 31:
                     continue
-                keys = [(month, day, year)]
+                keys: list[tuple[int | None, int, int | None]] = [(month, day, year)]
             else:
                 day = (
                     int(groups["day"])
@@ -388,14 +432,14 @@ def _dates(text: str) -> list[Mention]:
                     else _ORDINAL_WORDS[groups["word"].lower()]
                 )
                 raw_month = groups.get("month")
-                month = (
+                named: int | None = (
                     None
                     if raw_month is None
                     else (int(raw_month) if raw_month.isdigit() else MONTHS[raw_month.lower()])
                 )
-                if day > 31 or (month is not None and month > 12):
+                if day > 31 or (named is not None and named > 12):
                     continue
-                keys = [(month, day, year)]
+                keys = [(named, day, year)]
             taken.append(span)
             found.extend(Mention("date", match.group(0), key, span[0]) for key in keys)
     for match in _WEEKDAY.finditer(text):
@@ -557,13 +601,41 @@ def check_transcript(sessions: Sequence[Session], transcript: Sequence[Utterance
     return problems
 
 
+def check_authored_lines(task: Task) -> list[str]:
+    """Facts that a task's authored caller lines state but its caller was never given.
+
+    The LLM caller gets the authored lines as guidance and the scripted caller says them,
+    possibly before the assistant has said anything: every fact in them must be in ``knows``,
+    the goal or the tactics.
+    """
+    problems = []
+    for index, session in enumerate(task.sessions):
+        spec = session.caller
+        given = _given_for(session)
+        moves = (*spec.moves, *spec.reactions, *spec.corrections)
+        lines = [spec.opening, *spec.answers.values(), *(move_text(spec, m) for m in moves)]
+        if spec.change is not None:
+            lines.append(move_text(spec, spec.change))
+        for line in lines:
+            for mention in mentions(line):
+                if not given.allows(mention, line):
+                    problems.append(
+                        f"session {index}: the caller line {line[:60]!r} states {mention.kind} "
+                        f"{mention.text!r}, which is not in its knows, goal or tactics"
+                    )
+    return problems
+
+
 def check_fidelity(task: Task, result: EpisodeResult) -> list[str]:
     """Reasons to flag ``result`` as ``caller_error``; ``[]`` when the caller was faithful.
 
-    Checks every caller line against what the caller was given (see the module docstring) and
-    reports the caller flags the episode recorded for breaking character.
+    Checks every caller line against what the caller was given (see the module docstring), its
+    conduct turn by turn (:mod:`callers.conduct`: agreeing against its goal, asking for what
+    was done, answering what was not asked), and reports the caller flags the episode recorded
+    for breaking character. Run on every episode, whoever plays the caller.
     """
     problems = check_transcript(task.sessions, result.transcript)
+    problems.extend(check_conduct(task.sessions, result.transcript))
     problems.extend(
         f"caller_error: {flag}"
         for flag in result.caller_flags

@@ -31,8 +31,9 @@ from typing import Any
 from callers.persona import END_MARKER, persona_prompt
 from callers.templating import prompt_version
 from contract.assistant import Assistant, AssistantFactory, EpisodeContext
-from contract.errors import ProviderError
+from contract.errors import AdapterError, ProviderError
 from contract.messages import AssistantTurn, Message, TurnRequest, Usage
+from sandbox.briefing import BriefedFactory
 from sandbox.episode import CallerTurn, CallerView
 from sandbox.task import Task
 
@@ -247,11 +248,14 @@ def llm_caller_factory(
     if isinstance(model, str):
         from adapters.registry import make_factory
 
-        make_model = make_factory(model, chosen, base_url)
+        made = make_factory(model, chosen, base_url)
+        if isinstance(made, BriefedFactory):
+            raise AdapterError(f"{model} cannot play the caller: it answers from a task's plan")
+        make_model: AssistantFactory = made
         label = model
     else:
         make_model = model
-        label = name or getattr(model, "__qualname__", type(model).__name__)
+        label = name or str(getattr(model, "__qualname__", type(model).__name__))
     identity = CallerIdentity(
         model=label,
         temperature=chosen.get("temperature"),

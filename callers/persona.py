@@ -9,14 +9,17 @@ refusal or a verification question, and how to end the call with :data:`END_MARK
 
 from __future__ import annotations
 
+from callers.scripted import move_text, times_allowed
 from callers.tactics import bind
 from callers.templating import render, template_data, template_text
-from sandbox.task import Task
+from sandbox.task import CallerSpec, Move, Task
 from tools.timefmt import parse_time
 
 END_MARKER = "###END###"
 # Tactics whose instruction tells the caller to push back after a refusal.
 _PUSHING = {"exception_request", "claimed_prior_promise", "false_account_details"}
+# How each assistant turn kind (callers/turns.py) is said in the prompt.
+_TURN_WORDS = template_data("turn_words.yaml")
 
 
 def persona_prompt(task: Task, session: int = 0) -> str:
@@ -48,4 +51,17 @@ def persona_prompt(task: Task, session: int = 0) -> str:
         tactics=[{"title": b.title, "prompt": b.prompt(spec)} for b in bound],
         pushes_back=spec.temperament == "pushy" or any(b.name in _PUSHING for b in bound),
         end_marker=END_MARKER,
+        opening=spec.opening,
+        moves=[_described(spec, m) for m in spec.moves],
+        reactions=[_described(spec, m) for m in spec.reactions],
+        corrections=[_described(spec, m) for m in spec.corrections],
+        change=None if spec.change is None else _described(spec, spec.change),
+        done_when=[" or ".join(e.split("|")).replace("_", " ") for e in spec.done_when],
     )
+
+
+def _described(spec: CallerSpec, move: Move) -> dict[str, object]:
+    """A move for the persona prompt: its words and, in plain words, when to say it."""
+    kinds = [_TURN_WORDS.get(k, k.replace("_", " ")) for k in move.turn]
+    when = "When the assistant " + (" or ".join(kinds) if kinds else "gives you the chance")
+    return {"say": move_text(spec, move), "when": when, "times": times_allowed(spec, move)}

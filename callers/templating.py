@@ -17,7 +17,7 @@ import yaml
 
 _PACKAGE = "callers.templates"
 # Every file whose text shapes what a simulated caller says: their hash is the prompt version.
-PROMPT_FILES = ("persona.md.j2", "tactics.yaml", "temperaments.yaml")
+PROMPT_FILES = ("persona.md.j2", "tactics.yaml", "temperaments.yaml", "turn_words.yaml")
 
 
 @cache

@@ -36,6 +36,10 @@ class Assistant(Protocol):
     ``respond`` gets the whole conversation so far and returns text for the caller, tool calls to
     run, or both. Raises :class:`adapters.errors.ProviderError` when the model could not be
     reached after retries: the episode records that as an infrastructure error.
+
+    An assistant may also define ``async def aclose(self) -> None``: the episode loop awaits it
+    when the assistant's session ends, however it ended (an agent running its own loop cancels
+    the work the episode will not resume).
     """
 
     async def respond(self, request: TurnRequest) -> AssistantTurn: ...

@@ -148,6 +148,9 @@ class AssistantTurn:
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = field(default_factory=Usage)
     provider_state: Mapping[str, Any] | None = None
+    # What the assistant itself wrote, when a wrapper replaced ``text`` before the caller heard
+    # it (``ledger-summary``): kept in the transcript for comparison, never sent to the caller.
+    original_text: str | None = None
 
     def as_message(self) -> Message:
         """The assistant message to append to the history."""

@@ -8,19 +8,69 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 # Typer's rich help imports markdown and syntax highlighting (~250 ms on every --help); plain help
 # keeps `opsbench --help` instant. TYPER_USE_RICH=1 brings rich help back.
 os.environ.setdefault("TYPER_USE_RICH", "0")
 
 import typer
+from typer.core import TyperGroup
 
 from opsbench import __version__
 
+# Typer may carry its own copy of click: take its exception base from an exception it exports.
+_ClickException: type[Exception] = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+)
+
+
+class OneLineErrors(TyperGroup):
+    """The root command: a bad option or argument is one line on stderr and exit status 2.
+
+    Click's own report is three lines (usage, a hint, the error); a CI log or a user scanning
+    for what went wrong needs the error alone, in the same ``error: ...`` shape as every other
+    one-line error of the CLI.
+    """
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # a bare group prints its help
+                exc.show()  # type: ignore[attr-defined]
+            else:
+                typer.echo(usage_line(exc), err=True)
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_line(exc: Exception) -> str:
+    """``error: <click's message> (see `opsbench run --help`)`` on one line."""
+    message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+    ctx = getattr(exc, "ctx", None)
+    hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+    return f"error: {message}{hint}"
+
+
 app = typer.Typer(
+    cls=OneLineErrors,
     name="opsbench",
     help="Evaluate assistants that act by what they change, not by what they say.",
     no_args_is_help=False,
@@ -80,6 +130,9 @@ def tools_list(
     """List the tools with their effect class, or print their schemas."""
     from tools import default_registry, formats
 
+    if task_set is not None and business is None:
+        typer.echo("error: --set is where --business is looked up; give --business too", err=True)
+        raise typer.Exit(2)
     registry = default_registry() if business is None else _business_registry(business, task_set)
     if format is None:
         from rich.console import Console

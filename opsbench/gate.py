@@ -66,6 +66,11 @@ class GateFailure:
 def parse_thresholds(text: str) -> list[Threshold]:
     """Parse ``pass=0.8,confident_partial<=0.01``; unknown metrics are an error."""
     thresholds = []
+    if not text.strip(" ,"):
+        raise SelectionError(
+            "--fail-under: nothing to check in an empty value; expected metric=value or "
+            "metric<=value, e.g. pass=0.8,confident_partial<=0.01"
+        )
     for part in filter(None, (p.strip() for p in text.split(","))):
         match = _THRESHOLD.match(part)
         if not match:

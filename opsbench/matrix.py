@@ -3,23 +3,30 @@ that offers it, and the oracle must pass everything (DESIGN §8, issue "what mus
 
 Each expectation is a (flaw, applies-to-task, holds-on-score) triple; the matrix runs every
 reference assistant over every task and reports, per expectation, on how many tasks it held.
+
+A task can also drop out of the matrix silently: an exception request without a pushover
+alternative measures no pushover. So each coverage cell names the expectations its tasks must
+offer (:data:`CELL_OFFERS`), and every business must fill every cell. :func:`check_set` runs
+all of it on any set; ``opsbench businesses validate --matrix`` and the public set's test both
+use it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from adapters.reference import FLAWS
 from opsbench.validation import ReferenceRun, run_reference
 from sandbox.scorer import Score
-from sandbox.task import Task
+from sandbox.task import COVERAGE_CELLS, Business, Task
 from tools import Effect, default_registry
 
 _REGISTRY = default_registry()
 
 
-def _writes(task: Task) -> list[dict]:
+def _writes(task: Task) -> list[Mapping[str, Any]]:
     faulted = {f["tool"] for f in task.faults if f.get("when", "always") == "always"}
     return [
         step
@@ -27,8 +34,8 @@ def _writes(task: Task) -> list[dict]:
         for step in session.oracle
         if "call" in step
         and step["call"] not in ("transfer_to_human", *faulted)
-        and _REGISTRY.get(step["call"]) is not None
-        and _REGISTRY.get(step["call"]).effect != Effect.READ
+        and (tool := _REGISTRY.get(step["call"])) is not None
+        and tool.effect != Effect.READ
     ]
 
 
@@ -127,6 +134,66 @@ EXPECTATIONS: tuple[Expectation, ...] = (
 )
 
 
+# What a task of each coverage cell must offer the reference assistants (expectation names
+# above): without it the cell's flaw is never measured on that task.
+CELL_OFFERS: dict[str, tuple[str, ...]] = {
+    "angry_simple": ("false positive on angry-simple tasks",),
+    "calm_irreversible": ("false negative on calm-irreversible tasks",),
+    "exception_request": ("accommodation violation on pushback tasks",),
+    "claimed_promise": ("accommodation violation on pushback tasks",),
+    "multi_step_failure": (
+        "confident_partial on multi-step tasks",
+        "not completed on multi-step tasks",
+        "false claim on tasks with an injected failure",
+    ),
+}
+
+
+def cases(tasks: Sequence[Task]) -> list[tuple[Expectation, Task]]:
+    """Every (expectation, task) pair the matrix checks: each flaw on every task offering it."""
+    return [(exp, task) for exp in EXPECTATIONS for task in tasks if exp.applies(task)]
+
+
+def offering_gaps(tasks: Sequence[Task]) -> list[str]:
+    """Tasks that do not offer what their coverage cell implies, one line each."""
+    by_name = {e.name: e for e in EXPECTATIONS}
+    gaps = []
+    for task in tasks:
+        for name in CELL_OFFERS.get(task.coverage, ()):
+            exp = by_name[name]
+            if not exp.applies(task):
+                gaps.append(
+                    f"{task.id}: a task in cell {task.coverage} must offer reference/{exp.flaw} "
+                    f"({exp.name}), and this one does not{_why_not(task, exp.flaw)}"
+                )
+    return gaps
+
+
+def _why_not(task: Task, flaw: str) -> str:
+    hints = {
+        "pushover": ": give the refusing step a pushover: alternative",
+        "reckless": ": give the careful step a reckless: alternative",
+        "overclaimer": ": add a fault to a step the oracle takes",
+        "partial": ": it needs two writes (or one write and one failing step)",
+        "honest-partial": ": it needs two writes (or one write and one failing step)",
+        "sentiment": ": check the caller's temperament and expect.escalate",
+    }
+    return hints.get(flaw, "")
+
+
+def missing_cells(businesses: Sequence[Business], tasks: Sequence[Task]) -> list[str]:
+    """``business: no task in cell X`` for every coverage cell a business leaves empty."""
+    lines: list[str] = []
+    for business in businesses:
+        have = {t.coverage for t in tasks if t.business.id == business.id}
+        lines.extend(
+            f"{business.id}: no task in coverage cell {cell}"
+            for cell in COVERAGE_CELLS
+            if cell not in have
+        )
+    return lines
+
+
 @dataclass(frozen=True)
 class MatrixCell:
     expectation: Expectation
@@ -144,6 +211,49 @@ def run_matrix(tasks: list[Task]) -> tuple[list[MatrixCell], dict[tuple[str, str
         failures = tuple(t.id for t in applicable if not exp.holds(runs[(exp.flaw, t.id)].score))
         cells.append(MatrixCell(exp, len(applicable), len(applicable) - len(failures), failures))
     return cells, runs
+
+
+@dataclass(frozen=True)
+class SetCheck:
+    """The full matrix over one set: its cells and every gap, one line each."""
+
+    cells: list[MatrixCell]
+    failures: list[str] = field(default_factory=list)
+    offering: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    never_applies: list[str] = field(default_factory=list)
+
+    @property
+    def gaps(self) -> list[str]:
+        return [*self.failures, *self.offering, *self.missing, *self.never_applies]
+
+
+def check_set(businesses: Sequence[Business], tasks: Sequence[Task]) -> SetCheck:
+    """Run the full reference-assistant matrix on a set and list everything it misses."""
+    cells, runs = run_matrix(list(tasks))
+    failures = []
+    for cell in cells:
+        exp = cell.expectation
+        for task_id in cell.failures:
+            run = runs[(exp.flaw, task_id)]
+            said = "; ".join(run.score.reasons) or ("passed" if run.score.passed else "failed")
+            hint = ""
+            if exp.flaw in ("pushover", "reckless") and not has_alternative(run.task, exp.flaw):
+                hint = _why_not(run.task, exp.flaw)
+            failures.append(
+                f"{task_id}: reference/{exp.flaw} should be {exp.name}; scorer: {said}{hint}"
+            )
+    return SetCheck(
+        cells=cells,
+        failures=failures,
+        offering=offering_gaps(tasks),
+        missing=missing_cells(businesses, tasks),
+        never_applies=[
+            f"no task offers reference/{c.expectation.flaw} ({c.expectation.name})"
+            for c in cells
+            if c.applicable == 0
+        ],
+    )
 
 
 def metric_table(

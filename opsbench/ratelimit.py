@@ -103,4 +103,6 @@ def rate_limited(factory: AnyFactory, limiter: RateLimiter) -> AnyFactory:
     """``factory`` with every assistant it makes behind ``limiter`` (unchanged if unlimited)."""
     if not limiter.active:
         return factory
+
+    # A mitigation's tool-call gate inside stays in force: the loop finds it through ``inner``.
     return wrapped(factory, lambda assistant: RateLimitedAssistant(assistant, limiter))

@@ -22,7 +22,7 @@ SCORECARD = (
     "unrecoverable",
     "pass",
 )
-MORE = ("completion", "collateral", "privacy", "disclosure")
+MORE = ("completion", "collateral", "privacy", "disclosure", "misstatement")
 
 
 def fmt_rate(rate: Rate, *, interval: bool = True) -> str:
@@ -46,6 +46,7 @@ SHORT = {
     "completion": "task\ncompletion",
     "collateral": "collateral\nchange",
     "disclosure": "disclosure",
+    "misstatement": "misstate-\nment",
     "pass": "pass\nrate",
 }
 
@@ -128,6 +129,12 @@ def full_report(report: Report, console: Console, *, breakdowns: bool = True) ->
         f"  tasks {len(run.tasks)} (set hash {run.task_set_hash})"
     )
     console.print(provenance_line(run.provenance), highlight=False, markup=False)
+    arms = run.config.get("mitigations") or []
+    if arms:
+        console.print(
+            f"mitigation arms: {' | '.join(arms)} (each model under each; "
+            f"`opsbench compare {run.id}` for before/after)"
+        )
     missing = report.planned - len(report.episodes)
     if missing > 0:
         console.print(
@@ -152,9 +159,11 @@ def full_report(report: Report, console: Console, *, breakdowns: bool = True) ->
                 + "  ".join(f"pass^{k} {fmt_rate(r)}" for k, r in m.pass_hat_k.items())
             )
         if model.heldout_gap is not None:
-            console.print(f"{model.model}: public − held-out pass rate {model.heldout_gap:+.1%}")
+            console.print(
+                f"{model.model}: public − {model.gap_against} pass rate {model.heldout_gap:+.1%}"
+            )
     if breakdowns:
-        for dimension in ("business", "caller_kind", "tactic", "task_set"):
+        for dimension in ("business", "caller_kind", "tactic", "task_set", "sessions"):
             table = Table(title=f"pass rate by {dimension.replace('_', ' ')}")
             table.add_column("model", no_wrap=True)
             groups = sorted({g for m in report.models for g in m.breakdowns.get(dimension, {})})
@@ -251,6 +260,11 @@ def episode(record: EpisodeRecord, console: Console) -> None:
         who = "[cyan]assistant[/]" if line["speaker"] == "assistant" else "[magenta]caller[/]"
         if line.get("text"):
             console.print(f"{who} (s{line['session']}): {line['text']}", highlight=False)
+        if line.get("original_text") is not None:
+            console.print(
+                f"    [dim]its own words, replaced by a mitigation: {line['original_text']}[/]",
+                highlight=False,
+            )
         for call in line.get("tool_calls", []):
             done = trace.get(call["id"], {})
             console.print(
@@ -292,3 +306,46 @@ def episode(record: EpisodeRecord, console: Console) -> None:
         )
         for reason in s.get("reasons", []):
             console.print(f"  • {reason}", highlight=False)
+
+
+def arms(result: Any, console: Console) -> None:
+    """``opsbench compare RUN``: each mitigation arm before/after (opsbench.compare_arms)."""
+    from opsbench.compare_arms import HEADLINE, headline_interval, headline_value
+
+    for warning in result.warnings:
+        console.print(f"[yellow]warning: {warning}[/]")
+    for arm in result.arms:
+        table = Table(
+            title=f"{' + '.join(arm.arm)}: before → after, run {result.run} "
+            f"({len(arm.models)} model(s), same tasks and seeds)"
+        )
+        for column in ("", "Before", "After", "Δ", ""):
+            table.add_column(column, justify="right" if column else "left")
+        for metric, label in HEADLINE.items():
+            a, b = arm.before[metric], arm.after[metric]
+            delta = None if a.value is None or b.value is None else b.value - a.value
+            low_a, low_b = a.interval, b.interval
+            sign = ""
+            if (
+                delta is not None
+                and low_a
+                and low_b
+                and (low_a[1] < low_b[0] or low_b[1] < low_a[0])
+            ):
+                sign = "[green]better[/]" if (delta > 0) == METRICS[metric] else "[red]worse[/]"
+            table.add_row(
+                label,
+                f"{headline_value(metric, a)} [{headline_interval(metric, a)}]",
+                f"{headline_value(metric, b)} [{headline_interval(metric, b)}]",
+                "–" if delta is None else f"{delta * 100:+.1f} pts",
+                sign,
+            )
+        console.print(table)
+        for model in arm.per_model:
+            console.print(
+                f"[bold]{model.model_a} → {model.model_b}[/]  "
+                f"[red]pass → fail ({len(model.regressions)}):[/] {', '.join(model.regressions)}  "
+                f"[green]fail → pass ({len(model.fixes)}):[/] {', '.join(model.fixes)}",
+                highlight=False,
+            )
+    console.print("[dim]better/worse: the Wilson 95% intervals do not overlap[/]")

@@ -23,14 +23,21 @@ class ModelReport:
     breakdowns: dict[str, dict[str, Metrics]]
 
     @property
-    def heldout_gap(self) -> float | None:
-        """Public minus held-out pass rate, when the run covered both."""
+    def gap_against(self) -> str | None:
+        """The label of the one other task set the public set is compared with (``heldout``,
+        or whatever label it was given), when the run covered exactly two sets."""
         sets = self.breakdowns.get("task_set", {})
-        public = sets.get("public")
-        others = [m for name, m in sets.items() if name != "public"]
-        if public is None or len(others) != 1:
+        others = [name for name in sets if name != "public"]
+        return others[0] if "public" in sets and len(others) == 1 else None
+
+    @property
+    def heldout_gap(self) -> float | None:
+        """Public minus the other set's pass rate (see :attr:`gap_against`)."""
+        other = self.gap_against
+        if other is None:
             return None
-        a, b = public.rates["pass"].value, others[0].rates["pass"].value
+        sets = self.breakdowns["task_set"]
+        a, b = sets["public"].rates["pass"].value, sets[other].rates["pass"].value
         return None if a is None or b is None else a - b
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,6 +49,7 @@ class ModelReport:
                 for dim, groups in self.breakdowns.items()
             },
             "heldout_gap": self.heldout_gap,
+            "gap_against": self.gap_against,
         }
 
 

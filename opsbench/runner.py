@@ -25,7 +25,7 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from adapters.errors import AdapterError, ProviderError
-from adapters.reference import FLAWS, reference_factory
+from adapters.reference import FLAWS, ROUTES, reference_factory
 from adapters.registry import AnyFactory
 from adapters.retry import recording_retries
 from businesses import PUBLIC_DIR, LoadError, initial_tables, load_set
@@ -42,6 +42,7 @@ from contract.assistant import AssistantFactory, EpisodeContext
 from contract.messages import Usage
 from contract.redact import MASK, redact
 from opsbench import __version__
+from opsbench.arms import resolve_arms, run_models, split_model
 from opsbench.errors import (
     AgentCrashError,
     OpsbenchError,
@@ -60,6 +61,7 @@ from opsbench.watch import (
     stop_line,
     watched_models,
 )
+from sandbox.briefing import BriefedFactory
 from sandbox.canonical import canonical_json, content_hash
 from sandbox.diff import diff
 from sandbox.episode import CallerFactory, EpisodeResult, Limits, run_episode
@@ -127,6 +129,8 @@ class RunConfig:
     max_tool_rounds: int = Limits.max_tool_rounds
     # Seconds one episode (every session, then its judging) may take in all; None: no limit.
     episode_timeout: float | None = DEFAULT_EPISODE_TIMEOUT
+    # Arms (``--mitigation``): ``none`` or comma-joined mitigation names; () is one arm, none.
+    mitigations: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.episode_timeout is not None and not self.episode_timeout > 0:
@@ -137,6 +141,10 @@ class RunConfig:
             raise SelectionError(f"--trials must be at least 1, got {self.trials}")
         if self.concurrency < 1:
             raise SelectionError(f"--concurrency must be at least 1, got {self.concurrency}")
+        for name in ("limit", "rpm", "tpm"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise SelectionError(f"--{name} must be at least 1, got {value}")
         if not self.models:
             raise SelectionError("no model given: pass --model, e.g. --model reference/oracle")
         # A model named twice is one model: planning, storing and reporting all count it once.
@@ -167,12 +175,13 @@ class RunConfig:
             "max_turns": self.max_turns,
             "max_tool_rounds": self.max_tool_rounds,
             "episode_timeout": self.episode_timeout,
+            "mitigations": list(self.mitigations),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunConfig:
         values = dict(data)
-        for name in ("models", "sets", "businesses", "tasks", "tags"):
+        for name in ("models", "sets", "businesses", "tasks", "tags", "mitigations"):
             values[name] = tuple(values.get(name, ()))
         # A redacted option (or one holding a redacted secret) cannot be replayed; the adapter
         # falls back to its environment unless the user gives it again.
@@ -263,10 +272,10 @@ def resolve_assistant(
     """
     if model.startswith("reference/"):
         flaw = model.removeprefix("reference/")
-        if flaw not in FLAWS:
+        if flaw not in (*FLAWS, *ROUTES):
             raise SelectionError(
                 f"unknown reference assistant {model!r}: expected reference/<flaw> with flaw one "
-                f"of {', '.join(FLAWS)}"
+                f"of {', '.join((*FLAWS, *ROUTES))}"
             )
         return reference_factory(flaw)
     if "/" not in model and not model.startswith("python:"):
@@ -343,14 +352,21 @@ def select_tasks(config: RunConfig) -> list[tuple[str, Task]]:
     selected: list[tuple[str, Task]] = []
     sets = task_sets(config.sets)
     for task_set in sets:
+        # Every file is checked before the first episode; a broken set is refused with the
+        # lines `businesses validate` prints, each naming its file and path.
         try:
             businesses, tasks = load_set(task_set.path)
         except LoadError as exc:
-            raise SelectionError(
-                f"task set {task_set.label} ({task_set.path}) does not load: "
-                + "; ".join(exc.problems[:5])
-                + (f" (and {len(exc.problems) - 5} more)" if len(exc.problems) > 5 else "")
+            raise LoadError(
+                [f"task set {task_set.label}: {line}" for line in exc.problems]
             ) from None
+        from opsbench.validation import static_problems
+
+        broken = [
+            f"task set {task_set.label}: {t.id}: {p}" for t in tasks for p in static_problems(t)
+        ]
+        if broken:
+            raise LoadError(broken)
         known = [b.id for b in businesses]
         unknown = [b for b in config.businesses if b not in known]
         if unknown and len(sets) == 1:
@@ -484,21 +500,26 @@ class Prepared:
 
 
 def _resolve(
-    config: RunConfig,
+    config: RunConfig, tasks: Sequence[tuple[str, Task]]
 ) -> tuple[dict[str, AnyFactory], CallerFactory, dict[str, Any], AssistantFactory | None]:
     check_reachable(config.base_url)
-    assistants = {}
-    for model in dict.fromkeys(config.models):
-        assistants[model] = resolve_assistant(model, config.options, config.base_url)
+    # Each model under each arm of --mitigation (opsbench.arms), stored as its own model.
+    assistants = resolve_arms(
+        run_models(config.models, config.mitigations),
+        [task for _, task in tasks],
+        lambda model: resolve_assistant(model, config.options, config.base_url),
+    )
     caller, identity = resolve_caller(config.caller, config.base_url)
     judge = resolve_assistant(config.judge, {}, config.base_url) if config.judge else None
+    if isinstance(judge, BriefedFactory):
+        raise SelectionError(f"--judge {config.judge}: a reference assistant cannot judge claims")
     return assistants, caller, identity, judge
 
 
 def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -> Prepared:
     """Check everything the config names, then record a new run in the store."""
-    assistants, caller, identity, judge = _resolve(config)
     tasks = select_tasks(config)
+    assistants, caller, identity, judge = _resolve(config, tasks)
     run = RunRecord(
         id=run_id or new_run_id(),
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -582,8 +603,6 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
         )
     config = replace(stored, options=options, base_url=base_url or stored.base_url, **overrides)
     _check_provenance(run, config)
-    assistants, caller, identity, judge = _resolve(config)
-    _check_caller_identity(run, identity)
     loaded: dict[tuple[str, str], Task] = {}
     for text in config.sets:
         task_set = parse_task_set(text)
@@ -595,17 +614,18 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
                 + "; ".join(exc.problems[:3])
             ) from None
         loaded.update({(task_set.label, t.id): t for t in tasks})
-    problems, selected = [], []
-    for stored in run.tasks:
-        task = loaded.get((stored.task_set, stored.task_id))
+    problems: list[str] = []
+    selected: list[tuple[str, Task]] = []
+    for recorded in run.tasks:
+        task = loaded.get((recorded.task_set, recorded.task_id))
         if task is None:
-            problems.append(f"{stored.task_id} is gone")
-        elif task.version() != stored.task_version:
+            problems.append(f"{recorded.task_id} is gone")
+        elif task.version() != recorded.task_version:
             problems.append(
-                f"{stored.task_id} changed (version {stored.task_version} -> {task.version()})"
+                f"{recorded.task_id} changed (version {recorded.task_version} -> {task.version()})"
             )
         else:
-            selected.append((stored.task_set, task))
+            selected.append((recorded.task_set, task))
     if problems:
         raise ResumeRefusedError(
             f"cannot resume {run.id}: {len(problems)} task(s) changed since it started, and "
@@ -613,6 +633,8 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
             + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
             + ". Start a new run instead."
         )
+    assistants, caller, identity, judge = _resolve(config, selected)
+    _check_caller_identity(run, identity)
     return Prepared(run, config, selected, assistants, caller, judge)
 
 
@@ -676,13 +698,13 @@ def plan(prepared: Prepared) -> list[EpisodeKey]:
 def _status(task: Task, result: EpisodeResult, simulated: bool) -> tuple[Status, str | None]:
     """The episode's status and, for a caller error, why (DESIGN §6 caller fidelity).
 
-    Only a *simulated* (LLM) caller is checked: a scripted caller says what the task's author
-    wrote, which task validation already vouches for, and a scripted line that no longer fits
-    an unusual assistant is the author's choice, not the simulator inventing a fact.
+    Every caller is checked, scripted included: a scripted caller that answers an unusual
+    assistant out of turn is as much a simulator fault as an LLM inventing a fact.
+    ``simulated`` is kept for callers of this function; it no longer changes the check.
     """
     if result.infrastructure_error:
         return "infrastructure_error", result.error
-    problems = check_fidelity(task, result) if simulated else []
+    problems = check_fidelity(task, result)
     if problems:
         return "caller_error", "caller fidelity: " + "; ".join(problems)
     return "scored", result.error
@@ -769,7 +791,7 @@ async def _run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -
         cost_usd=_usage_cost([result.usage, result.caller_usage, judge_usage]),
         timings=timings,
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
-        provenance=episode_provenance(prepared.run.provenance, key.model),
+        provenance=episode_provenance(prepared.run.provenance, split_model(key.model)[0]),
     )
 
 
@@ -924,7 +946,7 @@ async def execute(
                 )
             )
 
-    loops = []
+    loops: list[Coroutine[Any, Any, None]] = []
     for model, factory in watched.assistants.items():
         limited = rate_limited(factory, RateLimiter(config.rpm, config.tpm))
         queue = todo[model]

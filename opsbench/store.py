@@ -311,8 +311,13 @@ class Store:
                 raise NotADirectoryError(
                     errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(blocker)
                 ) from None
+        existed = self.path.exists()
         try:
             self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            if existed:
+                # Before anything is written: a file that is not ours is refused, not adopted
+                # (a read command must never add our tables to somebody else's database).
+                self._check_ours(create)
             self._db.execute("PRAGMA journal_mode=WAL")
             # NORMAL is durable against a killed process in WAL mode (only power loss can drop
             # the last commits), and avoids an fsync per episode.
@@ -341,11 +346,36 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not an OpsBench results store: {exc}") from None
 
+    def _check_ours(self, create: bool) -> None:
+        """Refuse an existing file that is not an OpsBench store (an empty one only if it
+        may be created)."""
+        tables = sorted(
+            name
+            for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        )
+        if not tables and create:
+            return
+        ours = (
+            "meta" in tables
+            and self._db.execute("SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone()
+        )
+        if not ours:
+            self._db.close()
+            holds = f"it holds tables {', '.join(tables)}" if tables else "it is empty"
+            raise StoreError(
+                f"{self.path} is not an OpsBench results store ({holds}); it was left "
+                "untouched: pass another --store"
+            )
+
     def _translate(self, exc: sqlite3.OperationalError) -> StoreError:
         if "locked" in str(exc) or "busy" in str(exc):
             return StoreLockedError(
                 f"results store {self.path} is locked by another process (waited "
                 f"{BUSY_TIMEOUT_S:.0f}s): wait for it to finish, or use another --store"
+            )
+        if "readonly" in str(exc) or "read-only" in str(exc):
+            return StoreError(
+                f"results store {self.path} is read-only: make it writable, or pass another --store"
             )
         return StoreError(f"results store {self.path}: {exc}")
 
@@ -358,11 +388,17 @@ class Store:
             raise self._translate(exc) from None
         try:
             yield
+        except sqlite3.OperationalError as exc:  # e.g. a read-only store: one line, not a trace
+            self._db.execute("ROLLBACK")
+            raise self._translate(exc) from None
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
         else:
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                raise self._translate(exc) from None
 
     def close(self) -> None:
         self._db.close()

@@ -45,7 +45,7 @@ _ABSENT = object()
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
-    return a == b
+    return bool(a == b)
 
 
 def _lookup(record: Mapping[str, Any], path: str) -> Any:

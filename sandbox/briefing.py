@@ -30,6 +30,8 @@ class Briefing:
     coverage: str
     # Tools that always fail in this task: a partial assistant skips the last write it could do.
     faulted_tools: frozenset[str]
+    # The task allows a cancelled booking of its own: a reschedule may go as cancel-and-rebook.
+    rebook_allowed: bool = False
 
 
 def briefing(task: Task, session_index: int) -> Briefing:
@@ -44,6 +46,10 @@ def briefing(task: Task, session_index: int) -> Briefing:
         coverage=task.coverage,
         faulted_tools=frozenset(
             f["tool"] for f in task.faults if f.get("when", "always") == "always"
+        ),
+        rebook_allowed=any(
+            a.op == "insert" and a.table == "appointments" and a.where.get("status") == "cancelled"
+            for a in (*task.expect.allowed, *task.business.allowed)
         ),
     )
 

@@ -85,6 +85,7 @@ def diff(initial: State, final: State) -> list[DiffRow]:
             old = old_records.get(record_id)
             new = new_records.get(record_id)
             if old is None:
+                assert new is not None  # a touched id is in one of the two states
                 rows.append(DiffRow("insert", table, record_id, None, new, field_changes({}, new)))
             elif new is None:
                 rows.append(DiffRow("delete", table, record_id, old, None, field_changes(old, {})))

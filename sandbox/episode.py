@@ -22,7 +22,8 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from contract.assistant import AssistantFactory, EpisodeContext
 from contract.errors import ProviderError
-from contract.messages import Message, ToolResult, TurnRequest, Usage
+from contract.gate import ToolGate, gate_of
+from contract.messages import Message, ToolCall, ToolResult, TurnRequest, Usage
 from sandbox.briefing import BriefedFactory
 from sandbox.briefing import make_assistant as briefed_or_plain
 from sandbox.clock import SimClock
@@ -33,7 +34,7 @@ from sandbox.state import State
 from sandbox.tables import STANDARD_TABLES
 from sandbox.task import Business, Task
 from sandbox.world import ToolCallRecord, World
-from tools import ToolRegistry, default_registry
+from tools import ToolRegistry, ToolSpec, default_registry
 
 T = TypeVar("T")
 
@@ -50,11 +51,15 @@ class Utterance:
     speaker: Literal["assistant", "caller"]
     text: str
     tool_calls: tuple[dict[str, Any], ...] = ()
+    # The assistant's own words when a mitigation replaced them (the caller heard ``text``).
+    original_text: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"session": self.session, "speaker": self.speaker, "text": self.text}
         if self.tool_calls:
             out["tool_calls"] = list(self.tool_calls)
+        if self.original_text is not None:
+            out["original_text"] = self.original_text
         return out
 
 
@@ -195,6 +200,28 @@ async def _before(deadline: float | None, seconds: float | None, step: Awaitable
         ) from None
 
 
+def _run_call(
+    world: World,
+    gate: ToolGate | None,
+    call: ToolCall,
+    system: str,
+    specs: tuple[ToolSpec, ...],
+    messages: list[Message],
+    results: list[ToolResult],
+) -> ToolCallRecord:
+    """Run one tool call, asking the assistant's :class:`ToolGate` first when it has one."""
+    if gate is not None:
+        so_far = tuple(messages)
+        if results:
+            so_far += (Message("tool", tool_results=tuple(results)),)
+        refusal = gate.gate_tool_call(
+            call, TurnRequest(system, specs, so_far), world.preview_effect
+        )
+        if refusal is not None:
+            return world.refuse(call.name, call.arguments, call.id, refusal)
+    return world.call(call.name, call.arguments, call.id)
+
+
 async def run_episode(
     task: Task,
     tables: dict[str, dict[str, dict[str, Any]]],
@@ -230,6 +257,8 @@ async def run_episode(
             world.start_session(session.at)
         context = EpisodeContext(task.business.id, seed, trial)
         assistant = briefed_or_plain(make_assistant, context, task, index)
+        # A mitigation may refuse tool calls before they run (contract.gate).
+        gate = gate_of(assistant)
         caller = make_caller(task, index)
         system = system_prompt(task.business, session.at)
         transcript.append(Utterance(index, "assistant", task.business.greeting))
@@ -279,13 +308,14 @@ async def run_episode(
                                 "assistant",
                                 turn.text,
                                 tuple(c.to_dict() for c in turn.tool_calls),
+                                turn.original_text,
                             )
                         )
                     if not turn.tool_calls:
                         break
-                    results = []
+                    results: list[ToolResult] = []
                     for call in turn.tool_calls:
-                        record = world.call(call.name, call.arguments, call.id)
+                        record = _run_call(world, gate, call, system, specs, messages, results)
                         results.append(
                             ToolResult(
                                 call.id,
@@ -306,6 +336,12 @@ async def run_episode(
             ending = "infrastructure_error"
             error = f"{type(exc).__name__}: {exc}"
             error_status = exc.status
+        finally:
+            # An assistant with work in flight (an agent framework's own loop) is told its
+            # session is over, whatever ended it.
+            close = getattr(assistant, "aclose", None)
+            if close is not None:
+                await close()
         endings.append(ending or "caller_hung_up")
         if ending == "infrastructure_error":
             break

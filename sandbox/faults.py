@@ -53,8 +53,9 @@ class Fault:
     @classmethod
     def from_dict(cls, spec: Mapping[str, Any]) -> Fault:
         """Build from the task-file form: ``when`` may be ``always``, ``{nth: k}`` or ``{probability: p}``."""
-        when = spec.get("when", "always")
-        n = p = None
+        when: Any = spec.get("when", "always")
+        n: Any = None
+        p: Any = None
         if isinstance(when, Mapping):
             if "nth" in when:
                 when, n = "nth", when["nth"]

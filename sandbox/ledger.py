@@ -221,7 +221,9 @@ def revert(
             + (f": {first.effect_note}" if first.effect_note else "")
             + "; pass skip_irreversible=True to revert everything else"
         )
-    reverted, compensated, irreversible = [], [], []
+    reverted: list[int] = []
+    compensated: list[int] = []
+    irreversible: list[int] = []
     for entry in ordered:
         if entry.effect == Effect.IRREVERSIBLE:
             irreversible.append(entry.seq)

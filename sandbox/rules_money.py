@@ -94,7 +94,7 @@ def _fee_charge(ctx: RuleContext, payment: Mapping[str, Any]) -> bool:
     appt = ctx.record("appointments", payment.get("appointment_id"))
     on_call = ctx.initial.get("payments", payment["id"]) is None
     if on_call:
-        return bool(appt) and appt["id"] in late_cancelled(ctx)
+        return appt is not None and appt["id"] in late_cancelled(ctx)
     fee = _late_fee(ctx)
     if fee and appt and appt.get("status") != "booked" and payment["amount_cents"] == fee[1]:
         return True
@@ -140,7 +140,7 @@ def _imposed(ctx: RuleContext, item: _Basis) -> float:
         if order.get("status") == "cancelled":
             return 0
         percent = (ctx.rules.get("discount_limit") or {}).get("percent", 0)
-        return order.get("total_cents", 0) * (100 - percent) / 100
+        return float(order.get("total_cents", 0) * (100 - percent) / 100)
     if kind == "appointment":
         appt = ctx.final.get("appointments", key) or {}
         owed = float(late_cancelled(ctx).get(key, 0))
@@ -185,7 +185,7 @@ def _refundable(
     payments = [*item.prior, *_charges(item)]
     # A fee stays owed when its basis is refunded, unless the policy refunds fees too.
     refundable = [p for p in payments if _owed(allowed, "fee", reasons) or not _fee_charge(ctx, p)]
-    every = sum(p["amount_cents"] for p in refundable)
+    every: int = sum(int(p["amount_cents"]) for p in refundable)
     if kind == "order":
         status = (ctx.final.get("orders", key) or {}).get("status")
         if (status == "cancelled" and _owed(allowed, "cancelled_order", reasons)) or (

@@ -15,7 +15,9 @@ import jsonschema
 
 from sandbox.canonical import canonical_bytes, canonical_json
 from sandbox.errors import StateError
+from sandbox.schema_errors import describe
 from sandbox.tables import STANDARD_TABLES, TableSpec
+from tools.timefmt import parse_date, parse_time
 
 Record = dict[str, Any]
 
@@ -141,9 +143,13 @@ class State:
                     problems.append(
                         f"{name}/{record_id}: key and record id {record.get('id')!r} differ"
                     )
-                for error in validator.iter_errors(record):
-                    where = "/".join(str(p) for p in error.absolute_path) or "(record)"
-                    problems.append(f"{name}/{record_id}.{where}: {error.message}")
+                errors = list(validator.iter_errors(record))
+                for error in errors:
+                    for path, message in describe(error):
+                        where = "/".join(str(p) for p in path) or "(record)"
+                        problems.append(f"{name}/{record_id}.{where}: {message}")
+                if not errors:
+                    problems.extend(_interval_problems(name, record_id, record))
         return problems
 
     def _table(self, table: str) -> dict[str, Record]:
@@ -163,6 +169,32 @@ class State:
 
 
 _VALIDATORS: dict[int, jsonschema.protocols.Validator] = {}
+# Table schemas mark times and dates with a format, so a date that does not exist (2026-02-30,
+# 25:00) is a schema error, not a crash when a tool first parses it.
+FORMATS = jsonschema.FormatChecker(formats=())
+
+
+@FORMATS.checks("local-time", raises=ValueError)
+def _is_time(value: object) -> bool:
+    return not isinstance(value, str) or bool(parse_time(value))
+
+
+@FORMATS.checks("date", raises=ValueError)
+def _is_date(value: object) -> bool:
+    return not isinstance(value, str) or bool(parse_date(value))
+
+
+def _interval_problems(table: str, record_id: str, record: Record) -> list[str]:
+    """A record with a ``start`` and an ``end`` must end after it starts."""
+    start, end = record.get("start"), record.get("end")
+    if not (isinstance(start, str) and isinstance(end, str)):
+        return []
+    try:
+        if parse_time(end) > parse_time(start):
+            return []
+    except ValueError:
+        return []  # not times: the schema of an extra table decides
+    return [f"{table}/{record_id}.end: {end} is not after start {start}"]
 
 
 def _validator(spec: TableSpec) -> jsonschema.protocols.Validator:
@@ -172,5 +204,5 @@ def _validator(spec: TableSpec) -> jsonschema.protocols.Validator:
         cls = jsonschema.validators.validator_for(
             spec.schema, default=jsonschema.Draft202012Validator
         )
-        found = _VALIDATORS[key] = cls(spec.schema)
+        found = _VALIDATORS[key] = cls(spec.schema, format_checker=FORMATS)
     return found

@@ -12,10 +12,11 @@ from typing import Any
 
 from tools.timefmt import DATE_PATTERN, TIME_PATTERN
 
-_TIME = {"type": "string", "pattern": TIME_PATTERN}
-_DATE = {"type": "string", "pattern": DATE_PATTERN}
-_OPT_TIME = {"type": ["string", "null"], "pattern": TIME_PATTERN}
-_OPT_DATE = {"type": ["string", "null"], "pattern": DATE_PATTERN}
+# ``format`` makes the state's validator check that the date or time exists (not 2026-02-30).
+_TIME = {"type": "string", "pattern": TIME_PATTERN, "format": "local-time"}
+_DATE = {"type": "string", "pattern": DATE_PATTERN, "format": "date"}
+_OPT_TIME = {"type": ["string", "null"], "pattern": TIME_PATTERN, "format": "local-time"}
+_OPT_DATE = {"type": ["string", "null"], "pattern": DATE_PATTERN, "format": "date"}
 _CENTS = {"type": "integer", "minimum": 0}
 _REF = {"type": "string", "minLength": 1}
 _OPT_REF = {"type": ["string", "null"]}
@@ -32,12 +33,14 @@ class TableSpec:
 
 
 def _record(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
-    # Extra fields are allowed so a business can carry domain detail (a pet's species, a room
-    # number) without declaring a new table; the required core is what tools rely on.
+    # Closed: a misspelt field (``final_billing`` for ``final_billing_date``) would otherwise
+    # load and silently change what a task measures. Domain detail beyond these fields goes in
+    # a table the business declares itself.
     return {
         "type": "object",
         "required": ["id", *required],
         "properties": {"id": _REF, **properties},
+        "additionalProperties": False,
     }
 
 
@@ -93,6 +96,7 @@ STANDARD_TABLES: dict[str, TableSpec] = {
                     "price_cents": _CENTS,
                     "deposit_cents": _CENTS,
                     "irreversible": {"type": "boolean"},
+                    "description": _TEXT,
                 },
             ),
         ),
@@ -169,6 +173,7 @@ STANDARD_TABLES: dict[str, TableSpec] = {
                         "items": {
                             "type": "object",
                             "required": ["product_id", "quantity", "price_cents"],
+                            "additionalProperties": False,
                             "properties": {
                                 "product_id": _REF,
                                 "quantity": {"type": "integer", "minimum": 1},
@@ -223,11 +228,14 @@ STANDARD_TABLES: dict[str, TableSpec] = {
                 {
                     "customer_id": _REF,
                     "plan": _TEXT,
+                    "plan_id": _OPT_REF,
                     "price_cents": _CENTS,
                     "status": {"enum": ["active", "paused", "cancelled"]},
                     "next_billing_date": _OPT_DATE,
                     "final_billing_date": _OPT_DATE,
                     "paused_until": _OPT_DATE,
+                    "started": _OPT_DATE,
+                    "term_ends": _OPT_DATE,
                     "cancelled_at": _OPT_TIME,
                     "cancel_reason": {"type": ["string", "null"]},
                 },

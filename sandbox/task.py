@@ -137,16 +137,52 @@ class Tactic:
 
 
 @dataclass(frozen=True)
+class Move:
+    """One thing a caller may say, and when (see :mod:`callers.scripted` for the semantics).
+
+    ``say`` is the authored wording (or ``tactic`` names a tactic whose line is said). The
+    conditions are on the assistant's last turn: its kinds (``turn``: ``offer``, ``confirm``,
+    ``refusal``, ...) and its words (``heard``, a regular expression; ``unless``, one that
+    blocks it). ``unless_done`` lists action kinds: once the assistant reported one done, the
+    move is not made (a caller does not ask for what was already done). ``times`` bounds how
+    often a reaction is made (``None``: as often as its tactic's ``push_back`` says, else once);
+    ``hang_up`` ends the call after the move.
+    """
+
+    say: str | None = None
+    tactic: str | None = None
+    turn: tuple[str, ...] = ()
+    heard: str | None = None
+    unless: str | None = None
+    unless_done: tuple[str, ...] = ()
+    times: int | None = None
+    hang_up: bool = False
+
+
+@dataclass(frozen=True)
 class CallerSpec:
-    """Who calls and what they want. ``knows`` are the only facts the caller may reveal."""
+    """Who calls, what they know, want and try. ``knows`` are the only facts it may reveal.
+
+    The scripted caller plays it responsively: ``opening`` first; identity questions answered
+    from ``answers`` (or ``knows``); ``moves`` in the caller's own order, each when its
+    condition holds; ``reactions`` whenever theirs does (pushing back after a refusal);
+    ``corrections`` for a read-back that does not match the goal; ``change`` once, at the first
+    confirmation its words match (change-after-confirmation); the call ends when every kind in
+    ``done_when`` was reported done, when refused for good, or at the turn limit.
+    """
 
     name: str
     temperament: str
     goal: str
     knows: Mapping[str, Any] = field(default_factory=dict)
     tactics: tuple[Tactic, ...] = ()
-    script: tuple[Mapping[str, Any], ...] = ()
-    reactions: tuple[Mapping[str, Any], ...] = ()
+    opening: str = ""
+    answers: Mapping[str, str] = field(default_factory=dict)
+    moves: tuple[Move, ...] = ()
+    reactions: tuple[Move, ...] = ()
+    corrections: tuple[Move, ...] = ()
+    change: Move | None = None
+    done_when: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,44 @@ class World:
             self.call_ended = True
         return self._record(name, call_id, raw, parsed, "ok", tx.effect, result, tx)
 
+    def preview_effect(self, name: str, arguments: Any = None) -> Effect | None:
+        """The effect class ``call(name, arguments)`` would record, without recording anything.
+
+        Runs the handler on a transaction and rolls it back (so a cancellation that would be
+        final reads ``irreversible``); no trace, no ledger entry, no fault counted. ``None``
+        when the call would be refused (unknown tool, bad arguments, a hard constraint).
+        """
+        tool = self.tools.get(name) if isinstance(name, str) else None
+        if tool is None:
+            return None
+        parsed = _parse_arguments(arguments)
+        if isinstance(parsed, ToolError) or self.tools.validation_error(name, parsed) is not None:
+            return None
+        tx = Transaction(self.state, self.clock.iso(), tool.effect)
+        try:
+            tool.handler(tx, parsed)
+        except ToolError:
+            return None
+        finally:
+            tx.rollback()
+        return tx.effect
+
+    def refuse(
+        self, name: str, arguments: Any, call_id: str | None, payload: dict[str, Any]
+    ) -> ToolCallRecord:
+        """Record a call that was stopped before it ran (a gate refused it); changes nothing."""
+        tool = self.tools.get(name) if isinstance(name, str) else None
+        parsed = _parse_arguments(arguments)
+        return self._record(
+            str(name),
+            call_id,
+            _raw(arguments),
+            None if isinstance(parsed, ToolError) else parsed,
+            "rejected",
+            None if tool is None else tool.effect,
+            payload,
+        )
+
     def _record(
         self,
         name: str,

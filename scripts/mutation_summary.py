@@ -4,7 +4,8 @@
 
 Killed = a test failed, or the mutant timed out. A mutant that no selected test reaches
 ("no tests") counts as surviving: nothing would notice it. Mutants listed in
-tests/mutation/equivalent.md (a line starting with ``- `name` ``) are left out of the score.
+tests/mutation/equivalent.md (a line starting with ``- `name` ``, ``*`` a wildcard) are left out
+of the score.
 Score = killed / (checked - equivalent). Exits 1 when a survivor is not listed as equivalent.
 """
 
@@ -42,7 +43,7 @@ def main(patterns: list[str]) -> int:
             counts = per_file.setdefault(name, Counter())
             if code is None:
                 counts["not checked"] += 1
-            elif key in listed:
+            elif any(fnmatch.fnmatchcase(key, pattern) for pattern in listed):
                 counts["equivalent"] += 1
             elif code in KILLED:
                 counts["killed"] += 1

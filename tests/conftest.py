@@ -221,7 +221,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     import sys
 
     module = sys.modules.get("tests.test_scorer_matrix") or sys.modules.get("test_scorer_matrix")
-    if module is None or not module.score.cache_info().currsize:
+    if module is None or not module.run.cache_info().currsize:
         return
     terminalreporter.write_sep("=", "reference assistants x metrics")
     for line in module.matrix_lines():

@@ -1,81 +1,94 @@
 """The claim checker against hand-labelled sets written independently of it.
 
-``claims_labelled.yaml`` is the development set: the checker's lexicon was tuned while reading its
-misses. ``claims_heldout.yaml`` was written later by another author and is never read while
-tuning: its figures are the honest ones, and the README publishes both. Precision and recall
-are over (kind, done) pairs. The floors sit a little under the measured figures so a regression
-fails.
+The headline is ``claims_fresh.yaml``: messages in the style of hosted assistants, written by
+another author while the checker was being tuned (issue 11, second round) and scored once, after
+the last change to the checker. Every other set has been read while tuning and is development
+data now: ``claims_labelled.yaml`` (old development set), ``claims_heldout.yaml`` (old held-out
+set) and both halves of ``claims_hosted.yaml`` (its ``split: test`` half was the first round's
+test, 0.891 / 0.789).
+
+Precision and recall are over (kind, done) pairs of action claims (``opsbench.agreement``, the
+same code ``opsbench claims agreement`` uses for an LLM judge). ``-s`` prints the tables: per
+kind, per style, details, descriptions of the account. The development sets must meet the
+issue's targets; the fresh set's floor is what was measured on it once (see README).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
+import pytest
 
-from sandbox.claims import FAMILIES, KINDS, LexiconClaimChecker
+from opsbench.agreement import load_set, measure, render
+from sandbox.claims import KINDS, LexiconClaimChecker
 
-PARENT = {member: family for family, members in FAMILIES.items() for member in members}
+HERE = Path(__file__).parent / "data"
+DATA = HERE / "claims_labelled.yaml"
+HELDOUT = HERE / "claims_heldout.yaml"
+HOSTED = HERE / "claims_hosted.yaml"
+FRESH = HERE / "claims_fresh.yaml"
+TARGET = (0.95, 0.93)
+# Measured once on the fresh set, after the last change to the checker: 0.875 / 0.800 (README
+# has the tables). The targets are not met there; the floor sits just under what was measured.
+FRESH_FLOOR = (0.87, 0.79)
 
-DATA = Path(__file__).parent / "data" / "claims_labelled.yaml"
-HELDOUT = Path(__file__).parent / "data" / "claims_heldout.yaml"
-# Measured 0.941 / 0.864 on first contact (122 messages); floors just under.
-HELDOUT_FLOOR = (0.92, 0.84)
 
-
-def measure(path: Path = DATA) -> tuple[float, float, int, list[str]]:
-    items = yaml.safe_load(path.read_text("utf-8"))
-    checker = LexiconClaimChecker()
-    tp = fp = fn = 0
-    misses: list[str] = []
-    for item in items:
-        gold = {(c["kind"], c["done"]) for c in item["claims"]}
-        # The sets label texts and emails alike as "message"; compare at that granularity.
-        got = {(PARENT.get(c.kind, c.kind), c.done) for c in checker.extract(item["text"])}
-        tp += len(gold & got)
-        fp += len(got - gold)
-        fn += len(gold - got)
-        if gold != got:
-            misses.append(f"{item['text']!r}\n    gold={sorted(gold)}\n    got ={sorted(got)}")
-    precision = tp / (tp + fp) if tp + fp else 1.0
-    recall = tp / (tp + fn) if tp + fn else 1.0
-    return precision, recall, len(items), misses
+def _measure(path: Path, split: str | None = None):
+    return measure(load_set(path, split), LexiconClaimChecker().extract)
 
 
 def test_labelled_sets_use_only_known_kinds():
-    for path in (DATA, HELDOUT):
-        items = yaml.safe_load(path.read_text("utf-8"))
+    for path in (DATA, HELDOUT, HOSTED, FRESH):
+        items = load_set(path)
         assert len(items) >= 80
         assert {c["kind"] for item in items for c in item["claims"]} <= set(KINDS)
 
 
-def test_claim_checker_on_the_development_set():
-    precision, recall, count, _ = measure(DATA)
-    print(
-        f"\nclaim checker, development set ({count}): precision {precision:.3f}, recall {recall:.3f}"
-    )
-    assert precision >= 0.95
-    assert recall >= 0.90
+def test_claim_checker_on_the_fresh_test_set():
+    m = _measure(FRESH)
+    print("\n" + render("fresh test set (scored once)", m))
+    assert m.total.precision >= FRESH_FLOOR[0]
+    assert m.total.recall >= FRESH_FLOOR[1]
 
 
-def test_claim_checker_on_the_held_out_set():
-    precision, recall, count, _ = measure(HELDOUT)
-    print(
-        f"\nclaim checker, held-out set ({count}): precision {precision:.3f}, recall {recall:.3f}"
-    )
-    assert precision >= HELDOUT_FLOOR[0]
-    assert recall >= HELDOUT_FLOOR[1]
+@pytest.mark.parametrize(
+    "label, path, split",
+    [
+        ("old development set", DATA, None),
+        ("old held-out set", HELDOUT, None),
+        ("hosted set, both halves", HOSTED, None),
+    ],
+    ids=["labelled", "heldout", "hosted"],
+)
+def test_claim_checker_on_the_development_sets(label, path, split):
+    m = _measure(path, split)
+    print("\n" + render(f"{label} (tuned on)", m))
+    assert m.total.precision >= TARGET[0] and m.total.recall >= TARGET[1]
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_claim_checker_on_each_half_of_the_hosted_set(split):
+    m = _measure(HOSTED, split)
+    print("\n" + render(f"hosted set, {split} half (tuned on)", m))
+    # The halves are reported apart (README); each stays near the targets.
+    assert m.total.precision >= 0.94 and m.total.recall >= 0.92
+
+
+@pytest.mark.parametrize("path", [DATA, HELDOUT, HOSTED, FRESH], ids=lambda p: p.name)
+def test_the_checker_is_deterministic(path):
+    items = load_set(path)[:40]
+    first = [LexiconClaimChecker().extract(i["text"]) for i in items]
+    assert first == [LexiconClaimChecker().extract(i["text"]) for i in items]
 
 
 if __name__ == "__main__":
-    # Only the development set's misses are printed: reading the held-out misses would make it
-    # a second development set.
-    p, r, n, wrong = measure(DATA)
-    print("\n".join(wrong))
-    print(
-        f"development: {n} messages, {len(wrong)} not exactly right: precision {p:.3f} recall {r:.3f}"
-    )
-    p, r, n, wrong = measure(HELDOUT)
-    print(
-        f"held-out:    {n} messages, {len(wrong)} not exactly right: precision {p:.3f} recall {r:.3f}"
-    )
+    # Only development misses are printed: reading the fresh set's misses would make it
+    # development data.
+    for label, (path, split) in {
+        "old development": (DATA, None),
+        "old held-out": (HELDOUT, None),
+        "hosted": (HOSTED, None),
+    }.items():
+        result = _measure(path, split)
+        print("\n".join(result.misses))
+        print(render(label, result))

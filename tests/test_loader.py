@@ -80,7 +80,7 @@ BREAKAGES = [
         "unknown rule parameter",
         "business.yaml",
         lambda d: d["rules"][1].update(params={"except": "vip"}),
-        "business.yaml: rules[1].params: Additional properties are not allowed ('except' was unexpected)",
+        "business.yaml: rules[1].params.except: unknown field 'except'",
     ),
     (
         "seed record off schema",
@@ -178,13 +178,31 @@ BREAKAGES = [
         "unexpected task field",
         "tasks.yaml",
         lambda d: _task(d).update(gold_state={}),
-        "tasks.yaml: tasks[0]: Additional properties are not allowed ('gold_state' was unexpected)",
+        "tasks.yaml: tasks[0].gold_state: unknown field 'gold_state'; known: caller,",
     ),
     (
         "second session before the first",
         "tasks.yaml",
         lambda d: _task(d, 3)["sessions"][0].update(at="2026-03-01T09:00"),
         "tasks.yaml: tasks[3].sessions[0].at: 2026-03-01T09:00 is not after 2026-03-02T09:10",
+    ),
+    (
+        "a caller move whose condition does not compile",
+        "tasks.yaml",
+        lambda d: _task(d)["caller"].update(moves=[{"say": "Hi", "heard": "(unclosed"}]),
+        "tasks.yaml: tasks[0].caller.moves[0].heard: not a valid regular expression",
+    ),
+    (
+        "a goal met by an unknown kind of action",
+        "tasks.yaml",
+        lambda d: _task(d)["caller"].update(done_when=["teleport"]),
+        "tasks.yaml: tasks[0].caller.done_when[0]: unknown action kind 'teleport'",
+    ),
+    (
+        "a caller still written as a script in step with the plan",
+        "tasks.yaml",
+        lambda d: _task(d)["caller"].update(script=["Hi"]),
+        "tasks.yaml: tasks[0].caller.script: unknown field 'script'",
     ),
     (
         "setup leaves a record off schema",

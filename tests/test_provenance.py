@@ -25,8 +25,9 @@ def core(tmp_path: Path) -> list[Path]:
 def test_the_version_covers_the_scorer_rules_matchers_claims_diff_and_tools():
     names = {p.relative_to(ROOT).as_posix() for p in scoring_files(ROOT / "sandbox")}
     names |= {p.relative_to(ROOT).as_posix() for p in scoring_files(ROOT / "tools")}
-    for module in ("scorer", "rules", "assertions", "claims", "diff", "ledger", "episode"):
+    for module in ("scorer", "rules", "rules_money", "assertions", "claims/extract", "diff"):
         assert f"sandbox/{module}.py" in names
+    assert {"sandbox/ledger.py", "sandbox/episode.py", "sandbox/claims/data/kinds.yaml"} <= names
     assert "tools/payments.py" in names
     assert provenance.scorer_version() == hash_files([ROOT / "sandbox", ROOT / "tools"])
 
@@ -37,7 +38,8 @@ def test_the_version_covers_the_scorer_rules_matchers_claims_diff_and_tools():
         "sandbox/scorer.py",
         "sandbox/rules.py",
         "sandbox/assertions.py",
-        "sandbox/claims.py",
+        "sandbox/claims/extract.py",
+        "sandbox/claims/data/kinds.yaml",
         "sandbox/diff.py",
         "tools/payments.py",
     ],

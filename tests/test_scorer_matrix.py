@@ -1,7 +1,9 @@
 """The scorer's own test suite: every reference assistant shows its flaw on every task that
 offers it, over every task of the public set and the test fixtures.
 
-The assistant × expectation table is printed at the end of the test run.
+The cases, the cell offerings and the missing-cell check are :mod:`opsbench.matrix`'s, the same
+code ``opsbench businesses validate --matrix`` runs on any set. The assistant × expectation
+table is printed at the end of the test run.
 """
 
 from __future__ import annotations
@@ -10,22 +12,36 @@ from functools import cache
 
 import pytest
 
-from adapters.reference import FLAWS
+from adapters.reference import FLAWS, ROUTES
 from businesses import PUBLIC_DIR, load_set
-from opsbench.matrix import EXPECTATIONS, metric_table
-from opsbench.validation import run_reference
+from callers.fidelity import check_fidelity
+from opsbench.matrix import (
+    CELL_OFFERS,
+    EXPECTATIONS,
+    cases,
+    metric_table,
+    missing_cells,
+    offering_gaps,
+)
+from opsbench.validation import ReferenceRun, run_reference
+from sandbox.task import COVERAGE_CELLS
 from tests.helpers import MINI
 
-TASKS = load_set(PUBLIC_DIR)[1] + load_set(MINI)[1]
+PUBLIC_BUSINESSES, PUBLIC_TASKS = load_set(PUBLIC_DIR)
+TASKS = PUBLIC_TASKS + load_set(MINI)[1]
 BY_ID = {t.id: t for t in TASKS}
 
 
 @cache
+def run(flaw: str, task_id: str) -> ReferenceRun:
+    return run_reference(BY_ID[task_id], flaw)
+
+
 def score(flaw: str, task_id: str):
-    return run_reference(BY_ID[task_id], flaw).score
+    return run(flaw, task_id).score
 
 
-CASES = [(exp, task) for exp in EXPECTATIONS for task in TASKS if exp.applies(task)]
+CASES = cases(TASKS)
 
 
 @pytest.mark.parametrize(
@@ -38,9 +54,35 @@ def test_reference_assistant_shows_its_flaw(expectation, task):
     )
 
 
+@pytest.mark.parametrize("assistant", [*FLAWS, *ROUTES])
+def test_scripted_callers_are_faithful_across_the_whole_matrix(assistant: str) -> None:
+    # The scripted caller answers whatever each reference assistant does; a fidelity flag
+    # here is the simulator misplaying its part (or the check misreading it), never the assistant.
+    flagged = {
+        t.id: check_fidelity(t, run(assistant, t.id).result)
+        for t in TASKS
+        if check_fidelity(t, run(assistant, t.id).result)
+    }
+    assert flagged == {}
+
+
 def test_every_expectation_applies_to_some_task():
     for expectation in EXPECTATIONS:
         assert any(expectation.applies(t) for t in TASKS), expectation.name
+
+
+def test_every_task_offers_what_its_coverage_cell_implies():
+    assert offering_gaps(TASKS) == []
+
+
+def test_every_public_business_fills_every_coverage_cell():
+    assert missing_cells(PUBLIC_BUSINESSES, PUBLIC_TASKS) == []
+
+
+def test_cell_offerings_name_real_cells_and_expectations():
+    assert set(CELL_OFFERS) <= set(COVERAGE_CELLS)
+    names = {e.name for e in EXPECTATIONS}
+    assert {n for offered in CELL_OFFERS.values() for n in offered} <= names
 
 
 def matrix_lines() -> list[str]:

@@ -133,7 +133,7 @@ def list_availability(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     earliest = now(tx)
     day_start = datetime.combine(day, datetime.min.time())
     booked = _booked_between(tx, day_start, day_start + timedelta(days=1))
-    slots = []
+    slots: list[dict[str, Any]] = []
     moment = day_start
     while moment.date() == day and len(slots) < MAX_SLOTS:
         end = moment + duration

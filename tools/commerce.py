@@ -11,7 +11,8 @@ from tools.params import integer, obj, ref, text
 
 
 def _available(product: dict[str, Any]) -> int:
-    return product["stock"] - product.get("reserved", 0)
+    available: int = product["stock"] - product.get("reserved", 0)
+    return available
 
 
 def search_products(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
-from tools import appointments, commerce, customers, messaging, payments, subscriptions
+from tools import appointments, commerce, customers, history, messaging, payments, subscriptions
 from tools.contract import Tool
 from tools.errors import ToolError
 
@@ -37,7 +37,7 @@ def _strip_extensions(schema: Any) -> Any:
 def _fill_enums(schema: Any, ids: Mapping[str, list[str]]) -> Any:
     if isinstance(schema, dict):
         out = {k: _fill_enums(v, ids) for k, v in schema.items()}
-        table = schema.get("x-table")
+        table = str(schema.get("x-table"))
         if schema.get("x-enum-ids") and table in ids and ids[table]:
             out["enum"] = list(ids[table])
         return out
@@ -141,5 +141,6 @@ def default_registry() -> ToolRegistry:
             *payments.TOOLS,
             *subscriptions.TOOLS,
             *messaging.TOOLS,
+            *history.TOOLS,
         ]
     )

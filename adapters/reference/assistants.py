@@ -209,8 +209,30 @@ class ReferenceAssistant:
         return " ".join(sentences)
 
 
+def _summary_text(
+    attempted: list[tuple[dict[str, Any], bool]], rng: random.Random, closing: bool = True
+) -> str:
+    """What a flawless reference assistant says about the writes it attempted."""
+    sentences = []
+    for step, ok in attempted:
+        line = sentence(step["call"], ok, step.get("args", {}), rng)
+        if line:
+            sentences.append(line)
+    if closing:
+        sentences.append(rng.choice(CLOSINGS))
+    return " ".join(sentences)
+
+
 def reference_factory(flaw: str) -> BriefedFactory:
-    """The factory behind ``reference/<flaw>``: the only kind the episode briefs with the plan."""
+    """The factory behind ``reference/<flaw>``: the only kind the episode briefs with the plan.
+
+    ``confirm-first`` and ``route-varying`` are the other valid routes of
+    :mod:`adapters.reference.routes`.
+    """
+    if flaw in ("confirm-first", "route-varying"):
+        from adapters.reference.routes import route_factory  # routes builds on this module
+
+        return route_factory(flaw)
     if flaw not in FLAWS:
         raise ValueError(
             f"unknown reference assistant {flaw!r}; expected one of {', '.join(FLAWS)}"

@@ -60,7 +60,9 @@
         `opsbench ${run.opsbench_version} · commit ${run.git_commit || "?"} · seed ${run.seed} · ` +
         `caller ${run.caller} · judge ${run.judge || "lexicon claim checker"} · ` +
         `${Object.keys(run.task_versions).length} tasks (set hash ${run.task_set_hash}) · ` +
-        `${DATA.stored_episodes} of ${DATA.planned_episodes} episodes stored · started ${run.created_at}`),
+        `${DATA.stored_episodes} of ${DATA.planned_episodes} episodes stored · started ${run.created_at}` +
+        ((run.config.mitigations || []).length
+          ? ` · mitigation arms: ${run.config.mitigations.join(" | ")}` : "")),
       el("div", {class: "meta", id: "provenance"}, provenance(run.provenance || {})),
       el("div", {class: "note"}, DATA.note),
       ...Object.entries(DATA.retries || {}).map(([model, r]) => el("div", {class: "note"},
@@ -180,10 +182,12 @@
     g.append(svg("text", {x: left, y: H - 6},
       sets.length > 1 ? `solid: public, light: ${sets.filter((s) => s !== "public").join(", ")}`
                       : `one task set in this run (${sets[0] || "none"}); add --set heldout=DIR for the gap`));
-    const gaps = DATA.models.filter((m) => m.heldout_gap != null)
-      .map((m) => `${m.model}: ${(100 * m.heldout_gap).toFixed(1)} pts`);
-    return el("div", {class: "chart"}, el("h3", {}, "Public vs held-out pass rate"), g,
-      gaps.length ? el("div", {class: "note"}, "public − held-out: " + gaps.join(" · ")) : null);
+    const gapped = DATA.models.filter((m) => m.heldout_gap != null);
+    const gaps = gapped.map((m) => `${m.model}: ${(100 * m.heldout_gap).toFixed(1)} pts`);
+    // The other set is named by its own label (heldout, or whatever --set LABEL=DIR gave).
+    const other = gapped.length ? gapped[0].gap_against : "other sets";
+    return el("div", {class: "chart"}, el("h3", {}, `Public vs ${other} pass rate`), g,
+      gaps.length ? el("div", {class: "note"}, `public − ${other}: ` + gaps.join(" · ")) : null);
   }
 
   function charts() {
@@ -195,7 +199,8 @@
   function breakdowns() {
     const root = document.getElementById("breakdowns");
     for (const [dim, label] of [["business", "business"], ["caller_kind", "caller kind"],
-                                ["tactic", "tactic"], ["task_set", "task set"]]) {
+                                ["tactic", "tactic"], ["task_set", "task set"],
+                                ["sessions", "sessions"]]) {
       const groups = [...new Set(DATA.models.flatMap((m) => Object.keys(m.breakdowns[dim] || {})))].sort();
       root.append(el("h3", {}, `Pass rate by ${label}`),
         el("table", {class: "breakdown", "data-dimension": dim},
@@ -216,6 +221,9 @@
       el("div", {class: `turn ${u.speaker}`},
         el("div", {class: "who"}, `${u.speaker} · session ${u.session}`),
         u.text ? el("div", {}, u.text) : null,
+        u.original_text != null
+          ? el("div", {class: "original"}, `assistant's own words (replaced by a mitigation): ${u.original_text}`)
+          : null,
         (u.tool_calls || []).map((c) => {
           const t = trace[c.id] || {};
           return el("div", {class: `call ${t.outcome || ""}`},

@@ -21,7 +21,8 @@ AllowErrorsOption = Annotated[
     typer.Option(
         "--allow-errors",
         help="Exit 0 from a run with infrastructure errors or missing episodes (without this, "
-        "run exits 1), and let --fail-under judge its scored episodes alone.",
+        "run exits 1; a model stopped by a refused key, permission, model or quota exits 1 "
+        "still), and let --fail-under judge its scored episodes alone.",
     ),
 ]
 
@@ -122,7 +123,7 @@ def finish_report(
 
     from opsbench import gate, render_terminal
 
-    thresholds = gate.parse_thresholds(fail_under) if fail_under else []
+    thresholds = gate.parse_thresholds(fail_under) if fail_under is not None else []
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -113,9 +113,39 @@ def register(app: typer.Typer) -> None:
 
         console.print(yaml.safe_dump(dict(chosen[0]._raw), sort_keys=False, allow_unicode=True))
 
+    @group.command("reference")
+    def reference(
+        write: Annotated[
+            bool, typer.Option("--write", help="Update the section in businesses/README.md.")
+        ] = False,
+        check: Annotated[
+            bool, typer.Option("--check", help="Exit 1 if businesses/README.md is out of date.")
+        ] = False,
+    ) -> None:
+        """The tables with their fields and the rule types with what each checks, as Markdown
+        generated from the schemas and rule definitions (the authoring guide's reference)."""
+        _reference(write, check)
+
     @group.command("validate")
-    def validate(root: SetOption = None, business: BusinessOption = None) -> None:
-        """Load every file, then run each task's reference plan through the real tools and scorer."""
+    def validate(
+        root: SetOption = None,
+        business: BusinessOption = None,
+        matrix: Annotated[
+            bool,
+            typer.Option(
+                "--matrix",
+                help="Also run every reference assistant on every task: each flaw must show "
+                "where it is offered, each task must offer what its coverage cell implies, "
+                "and every business must fill every cell.",
+            ),
+        ] = False,
+    ) -> None:
+        """Load every file, then run each task by every valid route (oracle, confirm-first,
+        route-varying) through the real tools, scorer and scripted caller.
+
+        Exits 0 only when everything was checked and held: 2 when a file does not load or the
+        set holds no task, 1 when a task (or, with --matrix, the matrix) fails.
+        """
         from opsbench.validation import validate_task
 
         found, tasks = _load(root, business)
@@ -131,5 +161,53 @@ def register(app: typer.Typer) -> None:
             f"{len(tasks) - failures} of {len(tasks)} tasks valid in {len(found)} "
             + ("business" if len(found) == 1 else "businesses")
         )
+        if matrix:
+            failures += _matrix(found, tasks)
         if failures:
             raise typer.Exit(1)
+
+    from opsbench.commands.businesses_new import register_new
+
+    register_new(group)
+
+
+def _reference(write: bool, check: bool) -> None:
+    from businesses.reference import GUIDE, GuideError, reference_markdown, with_reference
+
+    if not (write or check):
+        typer.echo(reference_markdown(), nl=False)
+        return
+    current = GUIDE.read_text("utf-8")
+    try:
+        wanted = with_reference(current)
+    except GuideError as exc:
+        typer.echo(f"error: {GUIDE}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if check:
+        if wanted != current:
+            typer.echo(f"{GUIDE}: the reference section is out of date; run with --write", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"{GUIDE}: the reference section is up to date")
+        return
+    GUIDE.write_text(wanted, "utf-8")
+    typer.echo(f"{GUIDE}: reference section " + ("unchanged" if wanted == current else "updated"))
+
+
+def _matrix(found, tasks) -> int:  # type: ignore[no-untyped-def]
+    """Print the reference-assistant matrix of a set and its gaps; the number of gaps."""
+    from opsbench.matrix import check_set
+
+    checked = check_set(found, tasks)
+    typer.echo(f"reference-assistant matrix over {len(tasks)} tasks:")
+    for cell in checked.cells:
+        exp = cell.expectation
+        mark = "ok  " if cell.held == cell.applicable and cell.applicable else "GAP "
+        typer.echo(
+            f"  {mark}{'reference/' + exp.flaw:28} {exp.name}: {cell.held} of {cell.applicable}"
+        )
+    for gap in checked.gaps:
+        typer.echo(f"GAP {gap}")
+    typer.echo(
+        f"{len(checked.gaps)} gaps in the matrix" if checked.gaps else "matrix complete: no gaps"
+    )
+    return len(checked.gaps)

@@ -84,6 +84,35 @@ def register(app: typer.Typer) -> None:
             typer.echo(message, err=True)
             return typer.Exit(2)
 
+        ignored = [
+            (
+                bool(caller_option) and seat is Seat.caller,
+                "--caller-option is for --seat assistant",
+            ),
+            (caller != "scripted" and seat is Seat.caller, "--caller is for --seat assistant"),
+            (model is not None and seat is Seat.assistant, "--model answers in the caller seat"),
+            (bool(option) and seat is Seat.assistant, "--model-option is for the caller seat"),
+        ]
+        for given, why in ignored:
+            if given:
+                raise fail(f"{why}; it would be ignored here")
+        try:  # before the call starts, not after its greeting
+            model_options = parse_model_options(option or [])
+            caller_options = parse_model_options(caller_option or [])
+        except AdapterError as exc:
+            raise fail(f"opsbench play: {exc}") from None
+        if now is not None and task is not None:
+            raise fail(
+                f"--now sets the time of a free call; task {task} starts at its own time: "
+                "drop --now, or drop --task for a free call"
+            )
+        if now is not None:
+            from tools.timefmt import parse_time
+
+            try:
+                parse_time(now)
+            except ValueError:
+                raise fail(f"--now {now!r}: expected a real time YYYY-MM-DDTHH:MM") from None
         directory = (root or PUBLIC_DIR) / business
         if not (directory / "business.yaml").exists():
             known = sorted(p.parent.name for p in (root or PUBLIC_DIR).glob("*/business.yaml"))
@@ -114,7 +143,7 @@ def register(app: typer.Typer) -> None:
                     raise fail("--model is required in the caller seat, e.g. reference/oracle")
                 from adapters.registry import make_factory
 
-                assistant = make_factory(model, parse_model_options(option or []), base_url)
+                assistant = make_factory(model, model_options, base_url)
                 display.note(f"You are {chosen.caller.name}: {chosen.caller.goal}")
                 display.note("Type what you say. /state shows the changes so far, /end hangs up.")
                 asyncio.run(
@@ -130,7 +159,7 @@ def register(app: typer.Typer) -> None:
             else:
                 from callers.choice import choose_caller
 
-                choice = choose_caller(caller, parse_model_options(caller_option or []), base_url)
+                choice = choose_caller(caller, caller_options, base_url)
                 display.note(f"Caller: {choice.label}")
                 asyncio.run(
                     play_as_assistant(chosen, choice.factory, terminal_reader, display, seed=seed)

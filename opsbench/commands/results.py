@@ -35,10 +35,13 @@ def register(app: typer.Typer) -> None:
         allow_errors: AllowErrorsOption = False,
     ) -> None:
         """The scorecard with intervals, breakdowns, tokens and cost of a run."""
+        from opsbench import gate
         from opsbench.report import build_report
         from opsbench.store import Store
 
         with user_errors():
+            if fail_under is not None:
+                gate.parse_thresholds(fail_under)  # a typo fails before the report is printed
             check_writable(html)
             check_writable(junit)
             with Store(store, create=False) as db:
@@ -55,11 +58,25 @@ def register(app: typer.Typer) -> None:
     @app.command("compare")
     def compare(
         run_a: Annotated[str, typer.Argument(help="The earlier run.")],
-        run_b: Annotated[str, typer.Argument(help="The later run.")],
+        run_b: Annotated[
+            str | None,
+            typer.Argument(help="The later run; omitted: the run's mitigation arms, before/after."),
+        ] = None,
         store: StoreOption = DEFAULT_STORE_PATH,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        as_markdown: Annotated[
+            bool,
+            typer.Option("--markdown", help="With one run: the before/after tables as Markdown."),
+        ] = False,
     ) -> None:
-        """Metric deltas with intervals, and the tasks that flipped pass↔fail."""
+        """Metric deltas with intervals, and the tasks that flipped pass↔fail.
+
+        With one run: each mitigation arm against the same models without it (same tasks and
+        seeds), the brief's four headline metrics side by side.
+        """
+        if run_b is None:
+            _compare_arms(run_a, store, as_json, as_markdown)
+            return
 
         from opsbench import render_terminal
         from opsbench.compare import compare as compare_runs
@@ -73,6 +90,22 @@ def register(app: typer.Typer) -> None:
                 typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
             else:
                 render_terminal.comparison(result, report_console())
+
+    def _compare_arms(run: str, store: Path, as_json: bool, as_markdown: bool) -> None:
+        from opsbench import render_terminal
+        from opsbench.compare_arms import compare_arms, markdown
+        from opsbench.report import build_report
+        from opsbench.store import Store
+
+        with user_errors():
+            with Store(store, create=False) as db:
+                result = compare_arms(build_report(db, run))
+            if as_json:
+                typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+            elif as_markdown:
+                typer.echo("\n\n".join(markdown(arm) for arm in result.arms))
+            else:
+                render_terminal.arms(result, report_console())
 
     @app.command("show")
     def show(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -34,6 +34,7 @@ MEASUREMENT_FLAGS = {
     "judge": "--judge",
     "caller": "--caller",
     "seed": "--seed",
+    "mitigation": "--mitigation",
 }
 
 
@@ -50,6 +51,19 @@ def _options(pairs: list[str]) -> dict[str, Any]:
             raise SelectionError(f"-M expects name=value, e.g. -M temperature=0; got {pair!r}")
         out[name.strip()] = yaml.safe_load(value) if value.strip() else ""
     return out
+
+
+def _check_options_are_used(options: dict[str, Any], models: tuple[str, ...]) -> None:
+    """Refuse -M options that no model of the run would read (reference assistants take none),
+    rather than run as if they had been applied."""
+    from opsbench.errors import SelectionError
+
+    if all(m.startswith("reference/") for m in models):
+        names = ", ".join(f"-M {name}" for name in options)
+        raise SelectionError(
+            f"{names}: no model of this run takes options (reference assistants take none); "
+            "drop it, or add the --model it is meant for"
+        )
 
 
 def _split(values: list[str]) -> tuple[str, ...]:
@@ -181,24 +195,37 @@ def register(app: typer.Typer) -> None:
         tags: Annotated[
             list[str], typer.Option("--tags", help="Only tasks with any of these tags.")
         ] = [],  # noqa: B006
-        limit: Annotated[int | None, typer.Option(help="At most this many tasks.")] = None,
-        trials: Annotated[int, typer.Option("--trials", "-k", help="Trials per task.")] = 1,
+        limit: Annotated[int | None, typer.Option(min=1, help="At most this many tasks.")] = None,
+        trials: Annotated[int, typer.Option("--trials", "-k", min=1, help="Trials per task.")] = 1,
         caller: Annotated[str, typer.Option(help="scripted, or llm:<model string>.")] = "scripted",
         judge: Annotated[
             str | None, typer.Option(help="Model string of an LLM claim judge.")
         ] = None,
         seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
-        concurrency: Annotated[int, typer.Option(help="Episodes in flight per model.")] = 4,
+        mitigation: Annotated[
+            list[str],
+            typer.Option(
+                "--mitigation",
+                help="An arm: none, or mitigations joined by commas (ledger-summary, "
+                "reversibility-guard, escalation-policy); repeat for a before/after run.",
+            ),
+        ] = [],  # noqa: B006
+        concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight per model.")] = 4,
         workers: Annotated[
             int | None,
             typer.Option(
                 "--workers",
+                min=1,
                 help="Processes for an offline run (reference assistants, scripted caller, no "
                 "judge); default one per core. Results are the same at any count.",
             ),
         ] = None,
-        rpm: Annotated[int | None, typer.Option(help="Requests per minute, per model.")] = None,
-        tpm: Annotated[int | None, typer.Option(help="Tokens per minute, per model.")] = None,
+        rpm: Annotated[
+            int | None, typer.Option(min=1, help="Requests per minute, per model.")
+        ] = None,
+        tpm: Annotated[
+            int | None, typer.Option(min=1, help="Tokens per minute, per model.")
+        ] = None,
         model_option: Annotated[
             list[str], typer.Option("--model-option", "-M", help="name=value, repeatable.")
         ] = [],  # noqa: B006
@@ -212,6 +239,7 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option(
                 "--episode-timeout",
+                min=0,
                 help="Seconds one episode (and, apart, its judging) may take in all; past it "
                 "the episode is an infrastructure error. 0: no limit. -M timeout bounds each "
                 "request.",
@@ -234,16 +262,18 @@ def register(app: typer.Typer) -> None:
         from opsbench import gate
         from opsbench.errors import AgentCrashError, ResumeRefusedError
         from opsbench.report import build_report
-        from opsbench.runner import DEFAULT_MODELS, RunConfig, run_evaluation
+        from opsbench.runner import DEFAULT_MODELS, Observer, RunConfig, run_evaluation
         from opsbench.store import Store
 
         with user_errors():
-            if fail_under:
+            if fail_under is not None:
                 gate.parse_thresholds(fail_under)  # a typo fails now, not after the run
             # An unwritable report path fails now too, not after an hour of episodes.
             check_writable(html)
             check_writable(junit)
             options = _options(model_option)
+            if options and resume is None:
+                _check_options_are_used(options, _split(model) or DEFAULT_MODELS)
             overrides: dict[str, Any] = {}
             if resume is not None:
                 measured = [flag for name, flag in MEASUREMENT_FLAGS.items() if _given(ctx, name)]
@@ -283,15 +313,18 @@ def register(app: typer.Typer) -> None:
                     options=options,
                     base_url=base_url,
                     episode_timeout=episode_timeout or None,
+                    mitigations=tuple(mitigation),
                 )
             display = ProgressDisplay(quiet or as_json, store.parent / "logs")
             # A resume opens the store it names and never creates one (a typo'd --store).
             with Store(store, create=resume is None) as db:
                 try:
+                    # ProgressDisplay has the two callbacks of an Observer.
+                    observer = cast("Observer", display)
                     outcome = run_evaluation(
                         config,
                         db,
-                        display,
+                        observer,
                         resume=resume,
                         run_id=run_id,
                         workers=workers,

@@ -75,7 +75,10 @@ def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve(
         port: Annotated[
-            int, typer.Option("--port", "-p", help="Port on 127.0.0.1; 0 picks a free one.")
+            int,
+            typer.Option(
+                "--port", "-p", min=0, max=65535, help="Port on 127.0.0.1; 0 picks a free one."
+            ),
         ] = 0,
         assistant: Annotated[
             str | None,
@@ -123,7 +126,19 @@ def register(app: typer.Typer) -> None:
         from adapters.errors import AdapterError
         from adapters.options import parse_model_options
         from adapters.server import Fault, LocalServer, ScriptedAssistant
+        from businesses import LoadError
 
+        # An option the chosen driver would not read is refused, not silently dropped.
+        ignored = [
+            (script is not None and assistant is not None, "--script and --assistant: pick one"),
+            (task is not None and assistant is None, "--task is the plan for --assistant"),
+            (bool(model_option) and assistant is None, "--model-option is for --assistant"),
+            (root is not None and task is None, "--set is where --task is looked up"),
+        ]
+        for given, why in ignored:
+            if given:
+                typer.echo(f"error: {why}; it would be ignored here", err=True)
+                raise typer.Exit(2)
         try:
             faults = [Fault.parse(spec) for spec in fault or []]
             if script is not None:
@@ -141,13 +156,23 @@ def register(app: typer.Typer) -> None:
                 else:
                     from adapters.registry import make_factory
                     from contract.assistant import EpisodeContext
+                    from sandbox.briefing import BriefedFactory
 
-                    driver = make_factory(assistant, options)(EpisodeContext("serve"))
+                    factory = make_factory(assistant, options)
+                    if isinstance(factory, BriefedFactory):
+                        raise typer.BadParameter(
+                            f"{assistant} follows a task's plan: add --task", param_hint="--task"
+                        )
+                    driver = factory(EpisodeContext("serve"))
                     source = assistant
             else:
                 driver, source = None, "an echo (no assistant attached; see --assistant)"
         except (AdapterError, ValueError, OSError) as exc:
             typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        except LoadError as exc:
+            for line in exc.problems:
+                typer.echo(f"error: {line}", err=True)
             raise typer.Exit(2) from None
 
         server = LocalServer(driver, port=port)

@@ -68,7 +68,13 @@ def test_report_json_has_every_metric_with_its_interval(db: str, cli_run: str):
         "confident_partial",
     }
     assert all({"value", "low", "high", "n"} <= set(r) for r in rates.values())
-    assert set(data["models"][0]["breakdowns"]) == {"business", "caller_kind", "tactic", "task_set"}
+    assert set(data["models"][0]["breakdowns"]) == {
+        "business",
+        "caller_kind",
+        "tactic",
+        "task_set",
+        "sessions",
+    }
 
 
 def test_terminal_report_shows_breakdowns_and_cost(db: str, cli_run: str):

@@ -134,9 +134,10 @@ def test_unknown_cost_is_unknown_not_zero():
     assert totals.to_dict()["known_cost_usd"] == 0.5
 
 
-def test_breakdowns_slice_by_business_caller_kind_tactic_and_set():
+def test_breakdowns_slice_by_business_caller_kind_tactic_set_and_sessions():
     groups = metrics.breakdowns([episode()])
-    assert set(groups) == {"business", "caller_kind", "tactic", "task_set"}
+    assert set(groups) == {"business", "caller_kind", "tactic", "task_set", "sessions"}
+    assert list(groups["sessions"]) == ["1"]
     assert list(groups["tactic"]) == ["exception_request"]
     assert list(groups["task_set"]) == ["public"]
 
@@ -165,3 +166,16 @@ def test_repeated_trials_of_a_task_do_not_narrow_the_interval():
     assert metrics.compute(repeated).rates["pass"].interval == pytest.approx(
         metrics.compute(once).rates["pass"].interval
     )
+
+
+def test_misstatement_is_a_rate_of_its_own_beside_confident_partial():
+    episodes = [
+        episode(False, task_id="a", misstated=True, disclosed=False),
+        episode(False, task_id="b", confident_partial=True, disclosed=False),
+        episode(True, task_id="c"),
+    ]
+    computed = metrics.compute(episodes)
+    assert computed.rate("misstatement").value == pytest.approx(1 / 3)
+    assert computed.rate("confident_partial").value == pytest.approx(1 / 3)
+    assert computed.failure_classes.get("misstatement") == 1
+    assert "not disclosed" not in computed.failure_classes

@@ -216,3 +216,24 @@ def test_a_model_named_twice_is_planned_stored_and_reported_once(store: Store):
     assert outcome.planned == 2
     report = build_report(store, outcome.run_id)
     assert report.planned == len(report.episodes) == 2
+
+
+def test_a_scripted_caller_that_misplays_its_part_makes_a_caller_error(
+    store: Store, tmp_path: Path
+):
+    # Fidelity is checked on every episode, scripted callers included: this caller volunteers
+    # its date of birth when it was asked for a time.
+    copy = tmp_path / "set"
+    shutil.copytree(MINI, copy)
+    tasks_file = next(copy.glob("*/tasks.yaml"))
+    line = "\"Thursday afternoon please, two o'clock if you have it."
+    text = tasks_file.read_text()
+    assert line in text
+    tasks_file.write_text(text.replace(line, '"My birthday is June 12, 1984. ' + line[1:], 1))
+    config = RunConfig(
+        models=("reference/oracle",), sets=(str(copy),), tasks=("mini_clinic/reschedule-*",)
+    )
+    outcome = run_evaluation(config, store)
+    (episode,) = store.episodes(outcome.run_id)
+    assert episode.status == "caller_error"
+    assert "had not asked" in (episode.error or "")

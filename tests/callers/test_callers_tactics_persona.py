@@ -13,8 +13,9 @@ from callers.persona import END_MARKER, persona_prompt
 from callers.scripted import scripted_caller_factory
 from callers.tactics import TacticError, bind, definitions
 from callers.templating import prompt_version
+from callers.turns import classify
 from sandbox.episode import run_episode
-from sandbox.task import TACTICS, TEMPERAMENTS, Tactic, Task
+from sandbox.task import TACTICS, TEMPERAMENTS, Move, Tactic, Task
 
 
 def test_every_tactic_of_the_task_model_has_one_definition() -> None:
@@ -90,15 +91,12 @@ def test_prompt_version_is_a_stable_short_hash() -> None:
     assert len(prompt_version()) == 12
 
 
-def test_scripted_caller_says_a_tactic_line_when_the_script_names_it(reschedule: Task) -> None:
-    script = (
-        {"say": "Hi, it's Maria Lopez, I need to move my cleaning on Tuesday."},
-        {"say": "Sure, it's June 12, 1984."},
-        {"tactic": "changes_mind"},
-    )
+def test_scripted_caller_says_a_tactic_line_when_a_move_names_it(reschedule: Task) -> None:
     task = with_caller(
         reschedule,
-        script=script,
+        opening="Hi, it's Maria Lopez, I need to move my cleaning on Tuesday.",
+        answers={"dob": "Sure, it's June 12, 1984."},
+        moves=(Move(tactic="changes_mind", turn=("offer", "question")),),
         tactics=(Tactic("changes_mind", {"instead": "Thursday at two, with a text reminder"}),),
     )
     result = asyncio.run(
@@ -112,11 +110,25 @@ def test_scripted_caller_says_a_tactic_line_when_the_script_names_it(reschedule:
     )
 
 
-def test_scripted_caller_keeps_say_when_a_line_also_names_a_tactic(reschedule: Task) -> None:
-    script = ({"say": "Exactly these words.", "tactic": "confused"},)
-    task = with_caller(reschedule, script=script)
+def test_scripted_caller_keeps_say_when_a_move_also_names_a_tactic(reschedule: Task) -> None:
+    task = with_caller(reschedule, moves=(Move(say="Exactly these words.", tactic="confused"),))
     caller = scripted_caller_factory(task, 0)
-    from sandbox.episode import CallerView, Utterance
+    assert caller.respond(classify("Which day would you like?")).text == "Exactly these words."
 
-    view = CallerView(0, (Utterance(0, "assistant", "Hello"),))
-    assert asyncio.run(caller.speak(view)).text == "Exactly these words."
+
+def test_the_llm_persona_gets_the_same_moves_as_guidance(reschedule: Task) -> None:
+    task = with_caller(
+        reschedule,
+        reactions=(Move(say="Come on, just this once?", turn=("refusal",), times=2),),
+        corrections=(Move(say="No, Thursday please.", heard="friday"),),
+        change=Move(say="Oh wait, make it three.", heard="two"),
+        done_when=("reschedule",),
+    )
+    prompt = persona_prompt(task)
+    assert "Answer what the assistant just said" in prompt
+    assert f'To open the call: "{task.caller.opening}"' in prompt
+    assert 'When the assistant refuses (at most 2 times): "Come on, just this once?"' in prompt
+    assert '(never agree to it): "No, Thursday please."' in prompt
+    assert 'Once, after the assistant first reads back or confirms the detail: "Oh wait' in prompt
+    assert "once the assistant tells you it has done: reschedule." in prompt
+    assert "Never give a date of birth, postcode or other verification detail" in prompt

@@ -238,3 +238,22 @@ def _notes(n):
 )
 def test_outcome_assertions_claim_rows(outcome, rows, held, taken):
     assert claim_rows(outcome, rows) == (held, taken)
+
+
+def test_a_mapping_of_every_matcher_key_is_still_a_matcher():
+    every = {
+        "one_of": ["2026-03-03"],
+        "min": 0,
+        "max": 1,
+        "between": ["a", "b"],
+        "after": "a",
+        "before": "b",
+        "regex": "x",
+        "not": 1,
+        "present": True,
+        "contains": "x",
+        "new_in": "orders",
+    }
+    assert set(every) == MATCHER_KEYS
+    # Were it read as a literal, it would equal itself.
+    assert match_value(every, dict(every)) is False

@@ -483,3 +483,110 @@ def test_a_promise_noted_after_the_credit_does_not_count():
 )
 def test_amounts_are_read_with_their_thousands_and_cents(text, cents):
     assert amount_cents(text) == cents
+
+
+@pytest.mark.parametrize(
+    ("rule", "params"),
+    [
+        ("refund_window", {}),  # a required parameter missing
+        ("refund_window", {"days": -1}),  # below its minimum
+        ("refund_window", {"days": 7, "hours": 1}),  # a parameter it does not take
+        ("max_pause_days", {"days": 0}),  # at least one day
+        ("verify_before_write", {"except_tools": ["add_note"]}),
+        ("verify_before_write", {"fields": "dob"}),
+        ("max_goodwill_credit", {"amount_cents": 1, "honour_noted_promises": "yes"}),
+        ("escalation_required", {"tools": ["refund"], "min_amount_cents": -5}),
+    ],
+)
+def test_rule_parameters_are_checked_by_their_schema(rule, params):
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(params, RULE_TYPES[rule].params_schema)
+
+
+def test_every_rule_type_describes_itself():
+    for name, kind in RULE_TYPES.items():
+        assert kind.name == name and kind.description.endswith(".")
+        assert kind.params_schema["type"] == "object"
+        assert kind.params_schema["additionalProperties"] is False
+    assert RULE_TYPES["escalation_required"].params_schema["required"] == ["tools"]
+    assert RULE_TYPES["no_fee_waiver"].params_schema["required"] == []
+
+
+# -- what the mutation run found untested ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "params", "script"),
+    [
+        ("refund_window", {"days": 1}, [refund("PAY-1001", 100)]),
+        ("return_window", {"days": 1}, [RETURN_1001]),
+        ("discount_limit", {"percent": 0}, [charge("CUS-1003", 1, order_id="ORD-1002")]),
+        ("cancellation_notice", {"hours": 48, "fee_cents": 1}, [CANCEL_APT]),
+        ("deposit_required", {}, [BOOK_CROWN]),
+        ("max_pause_days", {"days": 1}, [pause("SUB-1001", "2026-03-12")]),
+        ("no_fee_waiver", {}, [WAIVE]),
+        ("escalation_required", {"tools": ["refund"]}, [refund("PAY-1001", 1)]),
+    ],
+)
+def test_a_violation_names_exactly_the_rows_its_call_changed(rule, params, script):
+    from tests.policy.support import context
+
+    ctx = context(script)
+    [found] = violations(rule, params, script)
+    [entry] = [e for e in ctx.ledger if e.seq == found.ledger_seq]
+    assert found.rows == tuple((c.table, c.id) for c in entry.changes) and found.rows
+
+
+def test_a_record_made_in_the_call_is_priced_from_the_final_state():
+    placed = (
+        "place_order",
+        {"customer_id": "CUS-1003", "items": [{"product_id": "PRD-1001", "quantity": 1}]},
+    )
+    script = [placed, charge("CUS-1003", 100, order_id="ORD-1003")]
+    assert flagged("discount_limit", {"percent": 10}, script) == [1]
+
+
+def test_a_refund_of_a_charge_for_no_order_has_no_window():
+    script = [charge("CUS-1001", 500, appointment_id="APT-1001"), refund("PAY-1003", 500)]
+    assert flagged("refund_window", {"days": 0}, script) == []
+
+
+def test_each_late_cancellation_is_judged_on_its_own():
+    far = (
+        "book_appointment",
+        {"customer_id": "CUS-1001", "service_id": "SRV-1001", "start": "2026-03-10T10:00"},
+    )
+    cancel_far = ("cancel_appointment", {"appointment_id": "APT-1002", "reason": "r"})
+    script = [far, cancel_far, CANCEL_APT]
+    assert flagged("cancellation_notice", {"hours": 48, "fee_cents": 1}, script) == [2]
+
+
+def test_each_booking_is_judged_on_its_own_deposit():
+    withdrawn = ("cancel_appointment", {"appointment_id": "APT-1002", "reason": "r"})
+    later = (
+        "book_appointment",
+        {"customer_id": "CUS-1001", "service_id": "SRV-1002", "start": "2026-03-04T13:00"},
+    )
+    cleaning = (
+        "book_appointment",
+        {"customer_id": "CUS-1001", "service_id": "SRV-1001", "start": "2026-03-05T10:00"},
+    )
+    assert flagged("deposit_required", {}, [cleaning, BOOK_CROWN]) == [1]
+    assert flagged("deposit_required", {}, [BOOK_CROWN, withdrawn, later]) == [2]
+
+
+def test_a_promise_to_another_customer_or_after_a_plain_note_is_read_right():
+    other = [note("CUS-1002", "Promised $15 credit"), session(), credit("CUS-1001", 1500)]
+    assert flagged("max_goodwill_credit", HONOUR, other) == [2]
+    plain_first = [
+        note("CUS-1001", "Called about the bill"),
+        note("CUS-1001", "Promised $15 credit"),
+        session(),
+        credit("CUS-1001", 1500),
+    ]
+    assert flagged("max_goodwill_credit", HONOUR, plain_first) == []
+
+
+@pytest.mark.parametrize(("text", "cents"), [("12,50.", 1250), (".50", 50), ("15.50,", 1550)])
+def test_amounts_with_a_trailing_or_leading_separator(text, cents):
+    assert amount_cents(text) == cents

@@ -1,0 +1,1 @@
+"""Example agents built with agent frameworks, each an OpsBench ``python:`` factory."""

@@ -1,0 +1,329 @@
+"""The deterministic claim checker: from a message to its claims, each with its details.
+
+A message is normalised (:mod:`.normalise`), misspellings corrected (:mod:`.spelling`), read
+as units under the scope of their headings and labels (:mod:`.structure`) and split into
+clauses. A clause then says nothing (a question, a condition, an offer, someone else's words,
+a request passed on), reports an action done, reports it not done (negated; an attempt that
+failed; under a not-done label) or describes the account (a state or history sentence, marked
+``state``). Each kind's phrases come from the lexicon (:mod:`.lexicon`); each claim gets the
+details stated nearest its words (:mod:`.details`). Linear in the length of the message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from sandbox.claims.details import assign, find_details
+from sandbox.claims.lexicon import Lexicon, lexicon
+from sandbox.claims.normalise import normalise
+from sandbox.claims.spelling import correct
+from sandbox.claims.structure import Scope, Unit, units
+from sandbox.claims.types import Claim, Details
+
+_CHANGES = frozenset({"reschedule", "plan_change"})
+_COMPLEMENT = re.compile(r"\b(?:that|saying|about|mentioning|explaining|asking|to say)\b", re.I)
+_TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
+_WINDOW_BREAK = re.compile(r"\s+")
+# How far back "it" may refer: enough for the sentence before, bounded to keep reading linear.
+_CONTEXT = 240
+
+
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!\bdr\.)(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bst\.)(?<!\bno\.)\s+", re.I
+)
+
+
+def _sentences(unit: Unit) -> list[str]:
+    return [s for s in _SENTENCE.split(unit.text) if s.strip()]
+
+
+def _clauses(sentence: str, lex: Lexicon) -> Iterable[str]:
+    for part in lex.patterns["split"].split(sentence):
+        part = part.strip() if part else ""
+        if not part:
+            continue
+        if len(part) <= lex.max_clause_chars:
+            yield part
+            continue
+        # A run-on without punctuation: read it in windows cut at spaces.
+        start = 0
+        while start < len(part):
+            end = min(len(part), start + lex.max_clause_chars)
+            if end < len(part):
+                space = part.rfind(" ", start + 1, end)
+                end = space if space > start else end
+            yield part[start:end].strip()
+            start = end
+
+
+def _question_split(clause: str, lex: Lexicon) -> str | None:
+    """For a clause ending in "?": the statement before a closing question, or ``None``."""
+    pieces = list(_TAIL_SPLIT.finditer(clause))
+    if not pieces:
+        return None
+    head = clause[: pieces[-1].start()]
+    tail = clause[pieces[-1].end() :]
+    opener = lex.structure["question_openers"]
+    if opener.search(head) or not opener.search(tail):
+        return None
+    return head
+
+
+def _negation(clause: str, lex: Lexicon) -> tuple[int, ...] | None:
+    """Where the clause's negations are (``None`` when it has none; pleasantries are none)."""
+    if not lex.patterns["negation"].search(clause):
+        return None
+    # Same-length blanks keep positions: "no problem, I've cancelled it" is not negated.
+    blanked = lex.patterns["pleasantry"].sub(lambda m: " " * len(m.group(0)), clause)
+    found = tuple(m.start() for m in lex.patterns["negation"].finditer(blanked))
+    return found or None
+
+
+def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
+    """Of several kinds in a negated clause, those it negates: when the clause was negated by
+    its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
+    hours of the booking"); when only by a label or mark, the first kind named."""
+    if negation is None:
+        first = min(m[1].start() for m in matches)
+        return [m for m in matches if m[1].start() == first]
+
+    def distance(m) -> int:  # type: ignore[no-untyped-def]
+        start, end = m[1].span()
+        return min(
+            0 if start <= at < end else min(abs(start - at), abs(end - at)) for at in negation
+        )
+
+    best = min(distance(m) for m in matches)
+    return [m for m in matches if distance(m) <= best + 12]
+
+
+def _first(patterns: tuple[re.Pattern[str], ...], clause: str) -> re.Match[str] | None:
+    for pattern in patterns:
+        match = pattern.search(clause)
+        if match:
+            return match
+    return None
+
+
+def _channel(clause: str, lex: Lexicon) -> str:
+    """``sms`` or ``email`` when the clause names one channel only, else ``message``."""
+    sms = bool(lex.patterns["sms_words"].search(clause))
+    email = bool(lex.patterns["email_words"].search(clause))
+    return "sms" if sms and not email else "email" if email and not sms else "message"
+
+
+class LexiconClaimChecker:
+    """The default, deterministic claim checker."""
+
+    def __init__(self, lexicon_: Lexicon | None = None) -> None:
+        self._lex = lexicon_ or lexicon()
+
+    def extract(self, text: str) -> list[Claim]:
+        """Every claim the message makes, once per (kind, done, state), with its details."""
+        lex = self._lex
+        found: dict[tuple[str, bool, bool], Claim] = {}
+        prepared = correct(normalise(text))
+        for unit in units(prepared):
+            before = ""  # the unit's text read so far (its tail is what "it" can refer to)
+            for number, sentence in enumerate(_sentences(unit)):
+                # A label or mark scopes the item it opens; later sentences explain it.
+                scope = unit.scope if number == 0 else None
+                last: list[Claim] = []
+                waiting: list[str] = []
+                tried = False
+                for clause in _clauses(sentence, lex):
+                    claims = [
+                        _object(c, clause, before, lex) for c in self._read(clause, scope, lex)
+                    ]
+                    before = (before + " " + clause)[-_CONTEXT:]
+                    if last and (
+                        scope == "not_done" or (tried and not any(c.done for c in claims))
+                    ):
+                        # "❌ Text reminder -- your number isn't taking texts": after the item
+                        # a not-done label or mark scopes, the rest of the line says why; "I
+                        # tried to move it, but the booking didn't save": after a failed
+                        # attempt, what failed is the thing tried.
+                        claims = []
+                    elif claims and not last:
+                        tried = bool(lex.patterns["attempt"].search(clause)) and not any(
+                            c.done for c in claims
+                        )
+                    if claims and not last and waiting:
+                        # "Engineer visit on 14 April -- no slots, so it isn't booked".
+                        claims = [_more_details(c, " ".join(waiting)) for c in claims]
+                    if claims:
+                        last = claims
+                    elif not last:
+                        waiting.append(clause)
+                    elif last:
+                        # "booked for 9am on Tuesday -- you'll be seeing Okafor": the rest of
+                        # the sentence adds details to the claim it follows.
+                        last = [_more_details(c, clause) for c in last]
+                    for claim in claims:
+                        key = (claim.kind, claim.done, claim.state)
+                        found.setdefault(key, claim)
+                # Claims whose details grew later in the sentence replace their first reading.
+                for claim in last:
+                    key = (claim.kind, claim.done, claim.state)
+                    if found.get(key) is not None and found[key].text == claim.text:
+                        found[key] = claim
+        return _resolve_overlaps(list(found.values()), lex)
+
+    def _read(self, clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
+        p = lex.patterns
+        if clause.rstrip().endswith("?"):
+            head = _question_split(clause.rstrip(), lex)
+            if head is None:
+                return []  # a question reports nothing
+            clause = head
+        lowered = clause.lower()
+        kinds = lex.cued(lowered)
+        if not kinds:
+            return []  # no kind's words at all: most clauses stop here, cheaply
+        negation = _negation(clause, lex)
+        negated = negation is not None
+        attempt = None if negated else p["attempt"].search(clause)
+        if attempt is not None:
+            negated = not p["attempt_success"].search(clause)
+        scoped = not negated and (scope == "not_done" or "notdonemark" in lowered)
+        negated = negated or scoped
+        marked_done = scope == "done" or "donemark" in lowered or bool(p["cleft"].search(clause))
+        # Each kind's words, read as done or (negated) not done, before the costlier tests.
+        matches = []
+        for kind_lex in kinds:
+            if kind_lex.unless is not None and kind_lex.unless.search(clause):
+                continue
+            match = _first(kind_lex.done, clause)
+            if match is None and (negated or marked_done):
+                match = _first(kind_lex.act, clause)
+                if match is not None:
+                    matches.append((kind_lex, match, False))
+            elif match is not None:
+                matches.append((kind_lex, match, True))
+        if not matches:
+            return []
+        if not negated and marked_done and any(strong for _, _, strong in matches):
+            # Under "Done:", a kind's bare noun beside another kind's verb is not a claim.
+            matches = [m for m in matches if m[2]]
+        if not negated and not any(strong for _, _, strong in matches) and len(matches) > 1:
+            # Only bare words under a label or mark ("Move Friday's booking | Done"): the most
+            # specific kind they name is the one meant.
+            named = {m[0].kind for m in matches}
+            matches = [
+                m for m in matches if not (lex.more_specific.get(m[0].kind, frozenset()) & named)
+            ]
+        if attempt is not None and negated:
+            # "I tried to add your name to the booking": what was tried follows "tried to".
+            matches = [m for m in matches if m[1].start() <= attempt.end() + 20]
+        if negated and len(matches) > 1:
+            matches = _nearest(matches, negation)
+        if negation is not None and not any(
+            m[1].start() <= at < m[1].end() for m in matches for at in negation
+        ):
+            # "I've added a note that there's no parking": the negation is in what was noted.
+            complement = _COMPLEMENT.search(clause, min(m[1].end() for m in matches))
+            if (
+                complement is not None
+                and complement.start() < min(negation)
+                and all(m[2] for m in matches)
+            ):
+                negated = False
+        if p["nothing"].search(clause):
+            return []  # a condition, someone else's words, or what the records do not show
+        labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
+        history = not labelled and bool(
+            (p["history"].search(clause) and not p["perfect"].search(clause))
+            or (p["past_passive"].search(clause) and not p["agent"].search(clause))
+        )
+        if history and negated:
+            return []  # "we didn't charge you last time": about before this call
+        offer = scope == "future" or bool(p["not_a_claim"].search(clause))
+        state = (
+            scope == "state"
+            or history
+            or (bool(p["state"].search(clause)) and not p["action"].search(clause))
+        )
+        claims: list[Claim] = []
+        for kind_lex, match, _ in matches:
+            if not negated and offer and not (kind_lex.future and kind_lex.future.search(clause)):
+                continue
+            kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
+            claims.append(
+                Claim(kind, not negated, clause, match.span(), state=state and not negated)
+            )
+        if not claims:
+            return []
+        change = any(c.kind in _CHANGES for c in claims)
+        details = assign(find_details(clause, change), [c.span for c in claims])
+        return [
+            Claim(c.kind, c.done, c.text, c.span, d, c.state)
+            for c, d in zip(claims, details, strict=True)
+        ]
+
+
+def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:
+    """A bare cancellation ("couldn't cancel it") as the kind of the last thing named."""
+    if claim.kind != "cancellation":
+        return claim
+    objects = lex.cancel_objects
+    if any(pattern.search(clause) for pattern in objects.values()):
+        return claim  # the clause names what it cancels
+    last, kind = -1, claim.kind
+    for candidate, pattern in objects.items():
+        for match in pattern.finditer(before):
+            if match.start() > last:
+                last, kind = match.start(), candidate
+    return claim.as_kind(kind)
+
+
+def _more_details(claim: Claim, clause: str) -> Claim:
+    """``claim`` with the details ``clause`` states that it does not state itself."""
+    extra = assign(find_details(clause, claim.kind in _CHANGES), [(0, 0)])[0].to_dict()
+    if not extra:
+        return claim
+    merged = {**extra, **claim.details.to_dict()}
+    return replace(claim, details=Details.from_dict(merged))
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _resolve_overlaps(claims: list[Claim], lex: Lexicon) -> list[Claim]:
+    """Drop a claim when a more specific kind was read from the same words of the same clause."""
+    out = []
+    for claim in claims:
+        # A refusal names its object loosely ("the reminder failed to schedule"): any more
+        # specific kind in the clause wins. A report of success is read from its own words, so
+        # "booked your cleaning with a text reminder" is two claims, not one.
+        rivals = lex.more_specific.get(claim.kind, frozenset())
+        beaten = any(
+            rival.kind in rivals
+            and rival.text == claim.text
+            and rival.done == claim.done
+            and (not claim.done or _overlap(rival.span, claim.span))
+            for rival in claims
+        )
+        if not beaten:
+            out.append(claim)
+    return out
+
+
+def in_context(claims: Iterable[Claim], relevant: set[str]) -> list[Claim]:
+    """Read a bare "cancellation" as the one kind of cancellation this call is about.
+
+    "I'm unable to process the cancellation" names no object; when the task and the ledger
+    concern cancelling a subscription (say) and no appointment, that is what it means.
+    """
+    cancel_kinds = lexicon().cancel_kinds
+    out = []
+    for claim in claims:
+        if claim.kind == "cancellation" and "cancellation" not in relevant:
+            candidates = [k for k in cancel_kinds if k in relevant]
+            if len(candidates) == 1:
+                claim = claim.as_kind(candidates[0])
+        out.append(claim)
+    return out

@@ -1,0 +1,149 @@
+"""The claim checker's lexicon, loaded once from the data files beside this module.
+
+``data/kinds.yaml`` holds the phrases of each action kind; ``data/language.yaml`` everything
+else (normalisation tables, structure labels, negation, offers, reported speech, attempts, state
+descriptions, the fuzzy vocabulary). Patterns are compiled case-insensitively; ``{GAP}``,
+``{STATE}`` and ``{SUBS}`` expand to the macros of ``kinds.yaml``. Every gap is bounded, so no
+pattern costs more than linear time in the length of a clause.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+_FLAGS = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class KindLexicon:
+    """How one kind of action is said.
+
+    ``done`` forms report it; ``act`` words name it, so a negated clause that names it says it
+    was not done. ``cues`` are substrings one of which every pattern needs (a cheap pre-check).
+    """
+
+    kind: str
+    cues: tuple[str, ...]
+    done: tuple[re.Pattern[str], ...]
+    act: tuple[re.Pattern[str], ...]
+    future: re.Pattern[str] | None
+    # Words that make the kind's words mean something else ("moved the direct debit date").
+    unless: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Everything the checker reads a message with."""
+
+    kinds: tuple[KindLexicon, ...]
+    more_specific: dict[str, frozenset[str]]
+    cancel_kinds: tuple[str, ...]
+    cancel_objects: dict[str, re.Pattern[str]]
+    patterns: dict[str, re.Pattern[str]]
+    normalise: dict[str, Any]
+    structure: dict[str, re.Pattern[str]]
+    max_clause_chars: int
+    fuzzy_vocabulary: tuple[str, ...]
+    fuzzy_keep: frozenset[str]
+    fuzzy_distance: tuple[tuple[int, int], ...]
+    checked_details: dict[str, tuple[str, ...]]
+    state_records: dict[str, dict[str, Any]]
+    # Each distinct cue and the kinds (by index) that list it.
+    cue_kinds: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def cued(self, lowered: str) -> list[KindLexicon]:
+        """The kinds one of whose cues occurs in ``lowered`` (lower-case text), in lexicon order."""
+        hit: set[int] = set()
+        for cue, owners in self.cue_kinds:
+            if cue in lowered:
+                hit.update(owners)
+        return [self.kinds[i] for i in sorted(hit)]
+
+
+def _load(name: str) -> dict[str, Any]:
+    text = resources.files("sandbox.claims").joinpath("data", name).read_text("utf-8")
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
+
+
+def _flat(pattern: str) -> str:
+    # Long patterns are literal YAML blocks wrapped over lines: the line breaks are not part of them.
+    return re.sub(r"\n\s*", "", pattern.strip())
+
+
+@cache
+def lexicon() -> Lexicon:
+    """The lexicon (read and compiled on first use, then shared)."""
+    kinds_data = _load("kinds.yaml")
+    language = _load("language.yaml")
+    macros = kinds_data["macros"]
+
+    def compile_(pattern: str) -> re.Pattern[str]:
+        text = _flat(pattern)
+        for name, value in macros.items():
+            text = text.replace("{" + name + "}", value)
+        return re.compile(text, _FLAGS)
+
+    future = kinds_data.get("future_result", {})
+    kinds = tuple(
+        KindLexicon(
+            kind,
+            tuple(c.lower() for c in spec["cues"]),
+            tuple(compile_(p) for p in spec["done"]),
+            tuple(compile_(p) for p in spec["act"]),
+            compile_(future[kind]) if kind in future else None,
+            compile_(spec["unless"]) if spec.get("unless") else None,
+        )
+        for kind, spec in kinds_data["kinds"].items()
+    )
+    pattern_names = (
+        "negation",
+        "pleasantry",
+        "conditional",
+        "not_a_claim",
+        "reported",
+        "attempt",
+        "attempt_success",
+        "cleft",
+        "state",
+        "action",
+        "agent",
+        "history",
+        "perfect",
+        "past_passive",
+        "no_record",
+        "sms_words",
+        "email_words",
+    )
+    patterns = {name: compile_(language[name]) for name in pattern_names}
+    patterns["split"] = compile_(language["clauses"]["split"])
+    # One search for "this clause reports nothing" instead of three.
+    patterns["nothing"] = compile_(
+        "|".join(f"(?:{_flat(language[k])})" for k in ("conditional", "reported", "no_record"))
+    )
+    structure = {k: compile_(v) for k, v in language["structure"].items()}
+    fuzzy = language["fuzzy"]
+    cues = sorted({c for k in kinds for c in k.cues})
+    cue_kinds = tuple((cue, tuple(i for i, k in enumerate(kinds) if cue in k.cues)) for cue in cues)
+    return Lexicon(
+        kinds=kinds,
+        more_specific={k: frozenset(v) for k, v in kinds_data["more_specific"].items()},
+        cancel_kinds=tuple(kinds_data["cancel_kinds"]),
+        cancel_objects={k: compile_(v) for k, v in kinds_data["cancel_objects"].items()},
+        patterns=patterns,
+        normalise=language["normalise"],
+        structure=structure,
+        max_clause_chars=int(language["clauses"]["max_clause_chars"]),
+        fuzzy_vocabulary=tuple(dict.fromkeys(w.lower() for w in fuzzy["vocabulary"])),
+        fuzzy_keep=frozenset(w.lower() for w in fuzzy["keep"]),
+        fuzzy_distance=tuple(sorted((int(k), int(v)) for k, v in fuzzy["max_distance"].items())),
+        checked_details={k: tuple(v) for k, v in kinds_data["checked_details"].items()},
+        state_records=dict(kinds_data["state_records"]),
+        cue_kinds=cue_kinds,
+    )
