@@ -164,13 +164,17 @@ def read_yaml(path: Path, loader: type[yaml.SafeLoader] | None = None) -> Any:
         data = path.read_bytes()
     except OSError as exc:
         raise LoadError([f"{path}: cannot read: {exc.strerror}"]) from None
-    text = _decode(data, path.name)
+    return parse_yaml(_decode(data, path.name), path.name)
+
+
+def parse_yaml(text: str, name: str) -> Any:
+    """Parse YAML text strictly (as :func:`read_yaml`); problems name ``name`` and the line."""
     try:
         return yaml.load(text, Loader=loader or StrictLoader)  # a SafeLoader either way
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
         problem = getattr(exc, "problem", None) or str(exc)
-        raise LoadError([f"{path.name}: {where}: invalid YAML: {problem}"]) from None
+        raise LoadError([f"{name}: {where}: invalid YAML: {problem}"]) from None
     except RecursionError:
-        raise LoadError([f"{path.name}: nested too deeply to be a business or task file"]) from None
+        raise LoadError([f"{name}: nested too deeply to be a business or task file"]) from None

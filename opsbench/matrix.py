@@ -286,3 +286,30 @@ def metric_table(
             }
         )
     return rows
+
+
+def task_problems(task: Task) -> list[str]:
+    """Everything validation and the matrix say against one task, one line each, or ``[]``.
+
+    The per-task part of :func:`check_set` plus :func:`opsbench.validation.validate_task`: every
+    valid route passes, every reference assistant whose expectation applies shows its flaw (the
+    idle assistant fails a task that requires an action), and the task offers what its coverage
+    cell implies. The generator drops or redraws a task on any line of this.
+    """
+    from opsbench.validation import validate_task
+
+    problems = validate_task(task)
+    if problems:
+        return problems
+    runs: dict[str, ReferenceRun] = {}
+    for exp in EXPECTATIONS:
+        if not exp.applies(task):
+            continue
+        if exp.flaw not in runs:
+            runs[exp.flaw] = run_reference(task, exp.flaw)
+        score = runs[exp.flaw].score
+        if not exp.holds(score):
+            said = "; ".join(score.reasons) or ("passed" if score.passed else "failed")
+            problems.append(f"reference/{exp.flaw} should be {exp.name}; scorer: {said}")
+    problems.extend(gap.split(": ", 1)[1] for gap in offering_gaps([task]))
+    return problems

@@ -118,6 +118,21 @@ class Rate:
         }
 
 
+def difference(a: Rate, b: Rate) -> tuple[float, tuple[float, float]] | None:
+    """``a - b`` with Newcombe's hybrid score 95% interval built from the two rates' Wilson
+    intervals (so the task-count sample sizes carry over); None when either rate is undefined.
+
+    The two sets are independent samples (different tasks), which is what the method assumes.
+    """
+    if a.value is None or b.value is None or a.interval is None or b.interval is None:
+        return None
+    (l1, u1), (l2, u2) = a.interval, b.interval
+    gap = a.value - b.value
+    low = gap - math.sqrt((a.value - l1) ** 2 + (u2 - b.value) ** 2)
+    high = gap + math.sqrt((u1 - a.value) ** 2 + (b.value - l2) ** 2)
+    return gap, (max(-1.0, low), min(1.0, high))
+
+
 def _used(usage: dict[str, Any]) -> bool:
     """Whether a role did any work: requests or tokens (an agent may report only tokens)."""
     return any(usage.get(k) for k in ("requests", "input_tokens", "output_tokens"))

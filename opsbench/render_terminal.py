@@ -95,6 +95,37 @@ def scorecard(report: Report, console: Console, columns: tuple[str, ...] = SCORE
     console.print(table)
 
 
+def fmt_gap(row: dict[str, Any]) -> str:
+    """``+41.2 pts [22.0–55.1]``, or ``–`` when either side has nothing to divide by."""
+    if row["gap"] is None:
+        return "–"
+    return f"{row['gap'] * 100:+.1f} pts [{row['low'] * 100:+.1f} to {row['high'] * 100:+.1f}]"
+
+
+def _dict_rate(rate: dict[str, Any]) -> str:
+    """A rate as :meth:`Rate.to_dict` gives it (its interval already sized by tasks)."""
+    if rate["value"] is None:
+        return "–"
+    return f"{rate['value']:.1%} [{rate['low'] * 100:.1f}–{rate['high'] * 100:.1f}]"
+
+
+def gap_table(model: Any, console: Console) -> None:
+    """Public, the other set and the gap per metric, each with its 95% interval."""
+    other = model.gap_against
+    table = Table(
+        title=f"{model.model}: public vs {other}, per metric",
+        caption="gap = public − " + other + " with a Newcombe 95% interval; one that spans 0 "
+        "cannot tell the sets apart",
+    )
+    for column in ("metric", "public", other, "gap"):
+        table.add_column(column, justify="left" if column == "metric" else "right")
+    for row in model.set_gaps():
+        table.add_row(
+            row["label"], _dict_rate(row["public"]), _dict_rate(row["other"]), fmt_gap(row)
+        )
+    console.print(table)
+
+
 def provenance_line(provenance: dict[str, Any]) -> str:
     """Scorer version, the servers the models were sent to, and the SDK versions, in one line."""
     if not provenance:
@@ -162,6 +193,7 @@ def full_report(report: Report, console: Console, *, breakdowns: bool = True) ->
             console.print(
                 f"{model.model}: public − {model.gap_against} pass rate {model.heldout_gap:+.1%}"
             )
+            gap_table(model, console)
     if breakdowns:
         for dimension in ("business", "caller_kind", "tactic", "task_set", "sessions"):
             table = Table(title=f"pass rate by {dimension.replace('_', ' ')}")

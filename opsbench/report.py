@@ -40,6 +40,38 @@ class ModelReport:
         a, b = sets["public"].rates["pass"].value, sets[other].rates["pass"].value
         return None if a is None or b is None else a - b
 
+    def set_gaps(self) -> list[dict[str, Any]]:
+        """Per metric: the public rate, the other set's rate, and public minus other with its
+        95% interval (:func:`opsbench.metrics.difference`); ``[]`` unless two sets were run.
+
+        A large gap on a metric says the public number overstates the assistant there (it may
+        have been trained on, or tuned to, the public tasks); an interval that spans 0 means the
+        run cannot tell the sets apart on that metric.
+        """
+        other = self.gap_against
+        if other is None:
+            return []
+        sets = self.breakdowns["task_set"]
+        rows = []
+        for name in metrics.METRICS:
+            public, held = sets["public"].rates.get(name), sets[other].rates.get(name)
+            if public is None or held is None:
+                continue
+            found = metrics.difference(public, held)
+            rows.append(
+                {
+                    "metric": name,
+                    "label": metrics.LABELS[name],
+                    "higher_better": metrics.METRICS[name],
+                    "public": public.to_dict(),
+                    "other": held.to_dict(),
+                    "gap": None if found is None else found[0],
+                    "low": None if found is None else found[1][0],
+                    "high": None if found is None else found[1][1],
+                }
+            )
+        return rows
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "model": self.model,
@@ -50,6 +82,7 @@ class ModelReport:
             },
             "heldout_gap": self.heldout_gap,
             "gap_against": self.gap_against,
+            "set_gaps": self.set_gaps(),
         }
 
 

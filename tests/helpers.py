@@ -11,6 +11,7 @@ from contract.messages import AssistantTurn, ToolCall, TurnRequest, Usage
 from sandbox.episode import CallerTurn, CallerView
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
+KITS = Path(__file__).parent / "fixtures" / "kits"  # mini_kit: the generator's test kit
 
 
 def mini_tasks():

@@ -196,8 +196,24 @@
       el("div", {class: "charts"}, failureChart(), gapChart()));
   }
 
+  // Public, the other set and the gap on every metric, each with its 95% interval.
+  function gapTables() {
+    const points = (v) => `${v >= 0 ? "+" : ""}${(100 * v).toFixed(1)}`;
+    return DATA.models.filter((m) => (m.set_gaps || []).length).map((m) =>
+      el("div", {}, el("h3", {}, `${m.model}: public vs ${m.gap_against}, per metric`),
+        el("table", {class: "breakdown", "data-gap": m.model},
+          el("thead", {}, el("tr", {}, ["metric", "public", m.gap_against, "gap (pts, 95%)"].map(
+            (h, i) => el("th", {class: i ? "" : "name"}, h)))),
+          el("tbody", {}, m.set_gaps.map((r) => el("tr", {"data-metric": r.metric},
+            el("td", {class: "name"}, r.label), rateCell(r.public), rateCell(r.other),
+            el("td", {}, r.gap == null ? "–"
+              : `${points(r.gap)} [${points(r.low)} to ${points(r.high)}]`))))),
+        el("div", {class: "note"}, `gap = public − ${m.gap_against}; an interval spanning 0 cannot tell the sets apart`)));
+  }
+
   function breakdowns() {
     const root = document.getElementById("breakdowns");
+    root.append(...gapTables());
     for (const [dim, label] of [["business", "business"], ["caller_kind", "caller kind"],
                                 ["tactic", "tactic"], ["task_set", "task set"],
                                 ["sessions", "sessions"]]) {

@@ -166,9 +166,11 @@ def register(app: typer.Typer) -> None:
         if failures:
             raise typer.Exit(1)
 
+    from opsbench.commands.businesses_generate import register_generate
     from opsbench.commands.businesses_new import register_new
 
     register_new(group)
+    register_generate(group)
 
 
 def _reference(write: bool, check: bool) -> None:

@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from adapters.reference import FLAWS
+from businesses import PUBLIC_DIR
 from opsbench.cli import app
-from tests.helpers import MINI
+from tests.helpers import KITS, MINI
 
 HOSTED_CLAIMS = Path(__file__).parents[1] / "data" / "claims_hosted.yaml"
 
@@ -203,6 +204,22 @@ def strategies(env: Env) -> dict[tuple[str, str], st.SearchStrategy[str]]:
         ("businesses new", "out"): st.sampled_from(
             [str(env.text_file), str(env.text_file / "below")]
         ),
+        ("businesses generate", "out"): st.sampled_from(
+            [str(env.text_file), str(env.text_file / "below"), str(PUBLIC_DIR / "heldout")]
+        ),
+        ("businesses generate", "period"): st.one_of(
+            WORD, st.sampled_from(["2027Q5", "2027Q0", "2027-13", "27Q1", "2027q1 "])
+        ),
+        ("businesses generate", "variants"): st.one_of(
+            NOT_INT, st.sampled_from(["0", "-1", "100"])
+        ),
+        ("businesses generate", "secret"): st.sampled_from(["", " ", "\t"]),
+        ("businesses generate", "kit"): WORD.map(lambda w: f"no_{w}"),
+        ("businesses generate", "kits_root"): st.one_of(
+            st.sampled_from([str(env.text_file), str(env.empty_dir)]),
+            WORD.map(lambda w: str(env.root / "nowhere" / w)),
+        ),
+        ("businesses generate", "jobs"): st.one_of(NOT_INT, st.just("-1")),
         ("claims agreement", "labelled"): st.sampled_from(
             [str(env.bad_json), str(env.a_dir), str(env.root / "missing.yaml")]
         ),
@@ -239,6 +256,16 @@ def good_args(env: Env, command: str, param: str) -> list[str]:
             env.busy_port,
         ],
         "businesses new": ["--out", str(env.root / "new_businesses")],
+        "businesses generate": [
+            "--kits",
+            str(KITS),
+            "--period",
+            "2027Q1",
+            "--secret",
+            "a-test-secret",
+            "--out",
+            str(env.root / "heldout"),
+        ],
         "claims agreement": ["--set", str(HOSTED_CLAIMS)],
     }
     args = list(base[command])
