@@ -164,10 +164,10 @@ def read_yaml(path: Path, loader: type[yaml.SafeLoader] | None = None) -> Any:
         data = path.read_bytes()
     except OSError as exc:
         raise LoadError([f"{path}: cannot read: {exc.strerror}"]) from None
-    return parse_yaml(_decode(data, path.name), path.name)
+    return parse_yaml(_decode(data, path.name), path.name, loader)
 
 
-def parse_yaml(text: str, name: str) -> Any:
+def parse_yaml(text: str, name: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
     """Parse YAML text strictly (as :func:`read_yaml`); problems name ``name`` and the line."""
     try:
         return yaml.load(text, Loader=loader or StrictLoader)  # a SafeLoader either way
