@@ -164,7 +164,23 @@ def read_yaml(path: Path, loader: type[yaml.SafeLoader] | None = None) -> Any:
         data = path.read_bytes()
     except OSError as exc:
         raise LoadError([f"{path}: cannot read: {exc.strerror}"]) from None
-    return parse_yaml(_decode(data, path.name), path.name, loader)
+    return decode_yaml(data, path.name, loader)
+
+
+def read_small_file(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file within :data:`MAX_FILE_BYTES`, else None
+    (:func:`read_yaml` then names the problem)."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def decode_yaml(data: bytes, name: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
+    """Parse the bytes of file ``name`` as :func:`read_yaml` does (UTF-8 checks included)."""
+    return parse_yaml(_decode(data, name), name, loader)
 
 
 def parse_yaml(text: str, name: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
