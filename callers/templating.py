@@ -13,7 +13,8 @@ from importlib import resources
 from typing import Any
 
 import jinja2
-import yaml
+
+from contract.yamldata import load_data
 
 _PACKAGE = "callers.templates"
 # Every file whose text shapes what a simulated caller says: their hash is the prompt version.
@@ -29,7 +30,7 @@ def template_text(name: str) -> str:
 @cache
 def template_data(name: str) -> Any:
     """A YAML file of ``callers/templates`` parsed."""
-    return yaml.safe_load(template_text(name))
+    return load_data(template_text(name))
 
 
 @cache

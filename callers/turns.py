@@ -18,8 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
+from contract.yamldata import load_data
 from sandbox.claims import LexiconClaimChecker
 
 TURN_KINDS = (
@@ -46,7 +45,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 def lexicon(name: str) -> Any:
     """``callers/lexicon/<name>.yaml`` parsed."""
     text = resources.files("callers.lexicon").joinpath(f"{name}.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return load_data(text)
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:

@@ -10,6 +10,7 @@ import yaml
 
 from businesses import PUBLIC_DIR, LoadError
 from businesses.yamlfile import PureStrictLoader, StrictLoader, read_yaml
+from contract.yamldata import load_data
 
 FILES = sorted(Path(PUBLIC_DIR).glob("*/*.yaml")) + sorted(Path(__file__).parent.rglob("*.yaml"))
 EDGE_CASES = """
@@ -98,3 +99,20 @@ def test_unsafe_tags_are_refused_by_both():
     for loader in (PureStrictLoader, StrictLoader):
         with pytest.raises(yaml.YAMLError):
             yaml.load("x: !!python/object/apply:os.system ['true']", Loader=loader)
+
+
+DATA_FILES = sorted(
+    p
+    for package in ("adapters", "callers", "sandbox", "opsbench", "tools", "contract")
+    for p in (Path(PUBLIC_DIR).parents[1] / package).rglob("*.yaml")
+)
+
+
+def test_packaged_data_files_exist():
+    assert DATA_FILES  # the lexicons and plans the callers and assistants read at start
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: str(p.relative_to(p.parents[1])))
+def test_packaged_data_gives_the_same_objects_with_either_parser(path: Path):
+    text = path.read_text("utf-8")
+    assert load_data(text) == yaml.load(text, Loader=yaml.SafeLoader)  # as yaml.safe_load
