@@ -38,7 +38,9 @@ def test_quick_run_prints_markdown_and_json_and_a_before_after_table(tmp_path: P
     data = json.loads(out.read_text())
     assert data["quick"] is True and data["offline"]["2"]["episodes"] > 0
     assert data["client"]["adapter_ms"] > 0 and data["client"]["raw_httpx_ms"] > 0
-    assert data["first_episode"]["tasks"] > 0
+    assert data["first_episode"]["tasks"] == data["first_episode_cold"]["tasks"] > 0
+    assert data["viewer"]["episodes"] == data["rss"][-1]["episodes"] > 0
+    assert "| `opsbench view` at " in done.stdout
     table = subprocess.run(
         [sys.executable, str(SCRIPT), "--table", str(out), str(out)],
         capture_output=True,
