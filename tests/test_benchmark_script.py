@@ -20,7 +20,7 @@ def test_quick_run_prints_markdown_and_json_and_a_before_after_table(tmp_path: P
             str(SCRIPT),
             "--quick",
             "--only",
-            "offline,client,first",
+            "offline,client,first,rss",
             "--json",
             str(out),
         ],
