@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 from opsbench import metrics
-from opsbench.report import build_report
+from opsbench.report import ModelReport, Report
 from opsbench.store import Store
 
 PAGE_SIZE = 50
@@ -59,12 +59,18 @@ class Index:
     """The compact rows of one run, in the store's order, and the filters over them."""
 
     def __init__(self, store: Store, run_id: str | None) -> None:
-        report = build_report(store, run_id)
-        self.run = report.run
-        self.summary = replace(report, episodes=(), failed_attempts=())
+        self.run = store.run(run_id)
+        episodes = store.episodes(self.run.id)
+        grouped = metrics.by_model(episodes)
+        order = [m for m in self.run.config.get("models", []) if m in grouped]
+        order += [m for m in grouped if m not in order]
+        # The scorecard beside each episode page; breakdowns (per task, per tactic...) are the
+        # report's, and most of its cost at this size, so the viewer leaves them out.
+        models = tuple(ModelReport(m, metrics.compute(grouped[m]), {}) for m in order)
+        self.summary = Report(self.run, models, ())
         tasks = {(t.task_set, t.task_id): t for t in self.run.tasks}
         rows = []
-        for e in report.episodes:
+        for e in episodes:
             task = tasks.get((e.task_set, e.task_id))
             score = e.score or {}
             flags = set(metrics.failure_classes(score)) if e.status == "scored" else {e.status}
