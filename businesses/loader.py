@@ -82,13 +82,13 @@ def load_business(directory: str | Path) -> tuple[Business, list[Task]]:
     data = [read_small_file(directory / name) for name in names]
     if any(d is None for d in data):  # missing or unreadable: the loader names the problem
         return _load_business(directory, {})
-    files = dict(zip(names, data, strict=True))
+    files: dict[str, bytes] = {n: d for n, d in zip(names, data, strict=True) if d is not None}
     # The result names its files (task sources), so the folder's path is part of the key.
     name = compiled.key([("directory", str(directory.resolve()).encode()), *files.items()])
     hit = compiled.read(name)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
-    loaded = _load_business(directory, files)  # type: ignore[arg-type]
+    loaded = _load_business(directory, files)
     compiled.write(name, loaded)
     return loaded
 

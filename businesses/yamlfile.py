@@ -63,14 +63,14 @@ class _Strict:
         return super().construct_mapping(node, deep=deep)  # type: ignore[misc,no-any-return]
 
 
-def _strict_loader(base: type[yaml.SafeLoader], name: str) -> type[yaml.SafeLoader]:
-    loader = type(name, (_Strict, base), {})
+def _strict_loader(base: type[Any], name: str) -> type[yaml.SafeLoader]:
+    loader: Any = type(name, (_Strict, base), {})
     # Dates and times are text in our files (see the module docstring).
     loader.yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in base.yaml_implicit_resolvers.items()
     }
-    return loader
+    return loader  # type: ignore[no-any-return]
 
 
 #: The pure-Python strict loader: what :data:`StrictLoader` falls back to without libyaml.

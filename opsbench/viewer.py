@@ -50,7 +50,7 @@ def counts_against(score: Mapping[str, Any]) -> frozenset[str]:
     higher-is-better metric it is eligible for and fails, a lower-is-better one it shows."""
     out = set()
     for name, (test, among) in metrics.EPISODE_TESTS.items():
-        if among(score) and test(score) != metrics.METRICS[name]:
+        if among(dict(score)) and test(dict(score)) != metrics.METRICS[name]:
             out.add(name)
     return frozenset(out)
 
