@@ -185,12 +185,12 @@ async def execute_pool(
                 continue
             try:
                 refs = store.record_encoded(prepared.run.id, [b[1] for b in batch])
-            except (StoreError, sqlite3.Error) as exc:
+            except (StoreError, sqlite3.Error) as store_exc:
                 key = batch[0][0]
                 raise StoreError(
                     f"run {prepared.run.id} stopped: could not store the episode of "
                     f"{key.model}, {key.task.id} trial {key.trial} "
-                    f"({' '.join(str(exc).split())}); {sum(statuses.values())} episodes "
+                    f"({' '.join(str(store_exc).split())}); {sum(statuses.values())} episodes "
                     f"finished and are stored, `opsbench run --resume {prepared.run.id}` "
                     "continues once the store can be written"
                 ) from None
@@ -202,8 +202,8 @@ async def execute_pool(
     ran = sum(statuses.values())
     log.info("run %s: ran %d episodes: %s", prepared.run.id, ran, statuses)
     if crashed is not None:
-        key, exc = crashed
-        raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, exc, ran)
+        key, error = crashed
+        raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, error, ran)
     return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, {}, {})
 
 
