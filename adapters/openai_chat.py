@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -127,21 +127,39 @@ class OpenAIAssistantBase:
         self._retry = retry
         self._reasoning = is_reasoning_model(model)
 
-    async def _post(self, endpoint: Callable[[Any], Any], body: dict[str, Any], what: str) -> Any:
-        """The JSON body of ``endpoint(client).with_raw_response.create(**body)``, retried."""
+    async def _post(self, path: str, body: dict[str, Any], what: str) -> Any:
+        """The JSON body of a POST of ``body`` to ``path`` (``/chat/completions``), retried.
+
+        The body goes through the SDK client's own ``post`` (its auth, headers, timeouts and
+        error types) rather than ``create(**body)``: the body is already wire JSON, and
+        ``create`` would walk it through the SDK's typed-dict transform, which cost most of
+        the client's CPU per request (every tool schema, every message, every time).
+        """
         openai = import_sdk("openai")
         client = await self._clients.get()
+
+        async def send() -> _Reply:
+            return _Reply(await client.post(path, cast_to=_httpx().Response, body=body))
+
         return await json_with_retries(
-            lambda: endpoint(client).with_raw_response.create(**body),
-            sdk=openai,
-            policy=self._retry,
-            label=f"openai/{self.model}",
-            what=what,
+            send, sdk=openai, policy=self._retry, label=f"openai/{self.model}", what=what
         )
 
     def _price_names(self, data: Mapping[str, Any]) -> tuple[Any, ...]:
         """Model names to price the usage by: none behind a base URL."""
         return (self.model, data.get("model")) if self.priced else ()
+
+
+def _httpx() -> Any:
+    return import_sdk("httpx")
+
+
+class _Reply:
+    """What :func:`~adapters.retry.json_with_retries` reads of a reply."""
+
+    def __init__(self, response: Any) -> None:
+        self.http_response = response
+        self.status_code = response.status_code
 
 
 class OpenAIChatAssistant(OpenAIAssistantBase):
@@ -166,7 +184,7 @@ class OpenAIChatAssistant(OpenAIAssistantBase):
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         """One Chat Completions request, retried per :mod:`adapters.retry`."""
         data = await self._post(
-            lambda client: client.chat.completions, self.request_body(request), "a chat completion"
+            "/chat/completions", self.request_body(request), "a chat completion"
         )
         return turn_from_chat_data(
             data, request, label=f"openai/{self.model}", model=self.model, priced=self.priced

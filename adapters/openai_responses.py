@@ -39,9 +39,7 @@ class OpenAIResponsesAssistant(OpenAIAssistantBase):
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
         """One Responses request, retried per :mod:`adapters.retry`."""
-        data = await self._post(
-            lambda client: client.responses, self.request_body(request), "a response"
-        )
+        data = await self._post("/responses", self.request_body(request), "a response")
         text, calls, state = parse_response(data, turn=len(request.messages))
         usage = responses_usage(data.get("usage"), *self._price_names(data))
         return AssistantTurn(text=text, tool_calls=calls, usage=usage, provider_state=state)

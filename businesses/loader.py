@@ -17,8 +17,9 @@ from typing import Any
 
 import jsonschema
 
+from businesses import cache as compiled
 from businesses.errors import LoadError
-from businesses.yamlfile import read_yaml
+from businesses.yamlfile import decode_yaml, read_small_file, read_yaml
 from sandbox.assertions import MATCHER_KEYS
 from sandbox.claims import KINDS
 from sandbox.rules import RULE_TYPES
@@ -70,18 +71,44 @@ def _schema_problems(data: Any, schema_name: str, file: str) -> list[str]:
 
 
 def load_business(directory: str | Path) -> tuple[Business, list[Task]]:
-    """Load one business and its tasks. Raises :class:`LoadError` listing every problem."""
+    """Load one business and its tasks. Raises :class:`LoadError` listing every problem.
+
+    A business whose files and loading code are unchanged since it last loaded comes from
+    the compiled cache (:mod:`businesses.cache`): the same objects, without parsing or
+    checking again.
+    """
     directory = Path(directory)
+    names = ("business.yaml", "tasks.yaml")
+    data = [read_small_file(directory / name) for name in names]
+    if any(d is None for d in data):  # missing or unreadable: the loader names the problem
+        return _load_business(directory, {})
+    files: dict[str, bytes] = {n: d for n, d in zip(names, data, strict=True) if d is not None}
+    # The result names its files (task sources), so the folder's path is part of the key.
+    name = compiled.key([("directory", str(directory.resolve()).encode()), *files.items()])
+    hit = compiled.read(name)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    loaded = _load_business(directory, files)
+    compiled.write(name, loaded)
+    return loaded
+
+
+def _read(directory: Path, name: str, files: Mapping[str, bytes]) -> Any:
+    data = files.get(name)
+    return read_yaml(directory / name) if data is None else decode_yaml(data, name)
+
+
+def _load_business(directory: Path, files: Mapping[str, bytes]) -> tuple[Business, list[Task]]:
     business_file = directory / "business.yaml"
     tasks_file = directory / "tasks.yaml"
-    raw_business = read_yaml(business_file)
+    raw_business = _read(directory, business_file.name, files)
     problems = _schema_problems(raw_business, "business", business_file.name)
     if problems:
         raise LoadError(problems)
     business = _business(raw_business, business_file, problems)
     if problems:
         raise LoadError(problems)
-    raw_tasks = read_yaml(tasks_file)
+    raw_tasks = _read(directory, tasks_file.name, files)
     problems = _schema_problems(raw_tasks, "tasks", tasks_file.name)
     if problems:
         raise LoadError(problems)
@@ -403,14 +430,19 @@ def _task(
     setup = raw.get("setup", {})
     tables = _apply_setup(business, setup, where, problems)
     if len(problems) == before:
-        # The seed is already valid: only the tables the setup touches need checking again.
-        touched = {
-            *setup.get("insert", {}),
-            *(t.partition("/")[0] for t in setup.get("update", {})),
-        }
-        state = State(tables, {**STANDARD_TABLES, **business.extra_tables})
-        for line in state.validate(sorted(touched & set(state.tables))) if touched else []:
-            problems.append(f"{where}.setup: after setup, {line}")
+        # The seed was validated once with its business: only the records this task's setup
+        # inserts or updates need checking (every schema check is per record).
+        touched: dict[str, set[str]] = {}
+        for table, inserted in setup.get("insert", {}).items():
+            touched.setdefault(table, set()).update(r["id"] for r in inserted)
+        for target in setup.get("update", {}):
+            table, _, record_id = target.partition("/")
+            touched.setdefault(table, set()).add(record_id)
+        if touched:
+            state = State(tables, {**STANDARD_TABLES, **business.extra_tables})
+            overlay = {t: ids for t, ids in sorted(touched.items()) if t in state.tables}
+            for line in state.validate(records=overlay):
+                problems.append(f"{where}.setup: after setup, {line}")
     for index, fault in enumerate(raw.get("faults", [])):
         if fault["tool"] not in business.tools:
             problems.append(

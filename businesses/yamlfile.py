@@ -35,15 +35,11 @@ class _Refused(yaml.YAMLError):
         self.problem_mark = mark
 
 
-# libyaml parses several times faster than pure Python; construction stays in Python either way.
-_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class StrictLoader(_Base):  # type: ignore[valid-type,misc]
-    """A safe loader without timestamp parsing, refusing duplicate keys and alias bombs."""
+class _Strict:
+    """The strict checks, mixed into a safe loader (libyaml's or the pure-Python one)."""
 
     def get_single_node(self) -> yaml.Node | None:
-        node = super().get_single_node()
+        node = super().get_single_node()  # type: ignore[misc]
         _check_expansion(node)
         return node
 
@@ -53,7 +49,7 @@ class StrictLoader(_Base):  # type: ignore[valid-type,misc]
             for key_node, _ in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     continue
-                key = self.construct_object(key_node, deep=True)
+                key = self.construct_object(key_node, deep=True)  # type: ignore[attr-defined]
                 try:
                     first = seen.get(key)
                 except TypeError:  # an unhashable key: the base class names it
@@ -64,14 +60,29 @@ class StrictLoader(_Base):  # type: ignore[valid-type,misc]
                         key_node.start_mark,
                     )
                 seen[key] = key_node.start_mark
-        return super().construct_mapping(node, deep=deep)  # type: ignore[arg-type]
+        return super().construct_mapping(node, deep=deep)  # type: ignore[misc,no-any-return]
 
 
-# Dates and times are text in our files (see the module docstring).
-StrictLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in _Base.yaml_implicit_resolvers.items()
-}
+def _strict_loader(base: type[Any], name: str) -> type[yaml.SafeLoader]:
+    loader: Any = type(name, (_Strict, base), {})
+    # Dates and times are text in our files (see the module docstring).
+    loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    return loader  # type: ignore[no-any-return]
+
+
+#: The pure-Python strict loader: what :data:`StrictLoader` falls back to without libyaml.
+PureStrictLoader = _strict_loader(yaml.SafeLoader, "PureStrictLoader")
+#: A safe loader without timestamp parsing, refusing duplicate keys and alias bombs. libyaml's
+#: parser where PyYAML was built with it (several times faster); construction stays in Python
+#: either way, so both give the same objects.
+StrictLoader = (
+    _strict_loader(yaml.CSafeLoader, "StrictLoader")
+    if getattr(yaml, "__with_libyaml__", False)
+    else PureStrictLoader
+)
 
 
 def _check_expansion(root: yaml.Node | None) -> None:
@@ -135,8 +146,10 @@ def _decode(data: bytes, name: str) -> str:
         ) from None
 
 
-def read_yaml(path: Path) -> Any:
-    """Parse one YAML file strictly. Raises :class:`LoadError` with one line naming the file."""
+def read_yaml(path: Path, loader: type[yaml.SafeLoader] | None = None) -> Any:
+    """Parse one YAML file strictly (with :data:`StrictLoader` unless ``loader`` is given).
+
+    Raises :class:`LoadError` with one line naming the file."""
     try:
         size = path.stat().st_size
         if not path.is_file():
@@ -151,13 +164,29 @@ def read_yaml(path: Path) -> Any:
         data = path.read_bytes()
     except OSError as exc:
         raise LoadError([f"{path}: cannot read: {exc.strerror}"]) from None
-    return parse_yaml(_decode(data, path.name), path.name)
+    return decode_yaml(data, path.name, loader)
 
 
-def parse_yaml(text: str, name: str) -> Any:
+def read_small_file(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file within :data:`MAX_FILE_BYTES`, else None
+    (:func:`read_yaml` then names the problem)."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def decode_yaml(data: bytes, name: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
+    """Parse the bytes of file ``name`` as :func:`read_yaml` does (UTF-8 checks included)."""
+    return parse_yaml(_decode(data, name), name, loader)
+
+
+def parse_yaml(text: str, name: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
     """Parse YAML text strictly (as :func:`read_yaml`); problems name ``name`` and the line."""
     try:
-        return yaml.load(text, Loader=StrictLoader)  # StrictLoader is a SafeLoader
+        return yaml.load(text, Loader=loader or StrictLoader)  # a SafeLoader either way
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"

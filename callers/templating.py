@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
-import yaml
+from contract.yamldata import load_data
+
+if TYPE_CHECKING:
+    import jinja2
 
 _PACKAGE = "callers.templates"
 # Every file whose text shapes what a simulated caller says: their hash is the prompt version.
@@ -29,11 +31,15 @@ def template_text(name: str) -> str:
 @cache
 def template_data(name: str) -> Any:
     """A YAML file of ``callers/templates`` parsed."""
-    return yaml.safe_load(template_text(name))
+    return load_data(template_text(name))
 
 
 @cache
 def _environment() -> jinja2.Environment:
+    # Imported on first render: only a simulated caller renders, and jinja2 is a tenth of a
+    # second of start-up that a scripted run never needs.
+    import jinja2
+
     return jinja2.Environment(
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -18,8 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
+from contract.yamldata import load_data
 from sandbox.claims import LexiconClaimChecker
 
 TURN_KINDS = (
@@ -38,7 +37,14 @@ TURN_KINDS = (
 )
 # Kinds that hand the caller the floor for its next move (everything but silence and transfer).
 FLOOR = frozenset(TURN_KINDS) - {"silence", "transfer"}
-_CHECKER = LexiconClaimChecker()
+
+
+@cache
+def _checker() -> LexiconClaimChecker:
+    # Built on first use, not at import: its lexicon is start-up time for every command.
+    return LexiconClaimChecker()
+
+
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -46,7 +52,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 def lexicon(name: str) -> Any:
     """``callers/lexicon/<name>.yaml`` parsed."""
     text = resources.files("callers.lexicon").joinpath(f"{name}.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return load_data(text)
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
@@ -109,7 +115,7 @@ def classify(text: str) -> Turn:
     for kind, kind_patterns in patterns.items():
         if any(p.search(text) for p in kind_patterns):
             kinds.add(kind)
-    claims = _CHECKER.extract(text)
+    claims = _checker().extract(text)
     done = frozenset(c.kind for c in claims if c.done)
     failed = frozenset(c.kind for c in claims if not c.done)
     if done:

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from contract.yamldata import load_data
 from opsbench.errors import OpsbenchError
 from sandbox.claims import FAMILIES, KINDS, Claim, Details
 
@@ -134,7 +135,7 @@ def _agrees(name: str, gold: Any, got: Any) -> bool:
 def load_set(path: Path, split: str | None = None) -> list[dict[str, Any]]:
     """The messages of a labelled set (one ``split`` of it)."""
     try:
-        items = yaml.safe_load(path.read_text("utf-8"))
+        items = load_data(path.read_text("utf-8"))
     except OSError as exc:
         raise LabelledSetError(f"{path}: cannot read the labelled set ({exc.strerror})") from None
     except yaml.YAMLError as exc:

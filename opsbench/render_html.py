@@ -24,14 +24,15 @@ def _asset(name: str) -> str:
 
 
 def report_data(report: Report) -> dict[str, Any]:
-    """What the page renders: the report plus every episode in full."""
+    """What the page renders: the report plus its shown episodes in full (all of them for a
+    report built without a budget) and how many it leaves out."""
     data = report.to_dict()
     data["metric_list"] = [
         {"name": name, "label": LABELS[name], "higher_better": better}
         for name, better in METRICS.items()
     ]
     episodes = []
-    for e in report.episodes:
+    for e in report.episodes if report.shown is None else report.shown:
         if e.result is None:
             raise ValueError("the HTML report needs full episodes: build_report(..., full=True)")
         record = e.to_dict(full=True)
@@ -40,6 +41,7 @@ def report_data(report: Report) -> dict[str, Any]:
         record.setdefault("coverage", "")
         episodes.append(record)
     data["episodes"] = episodes
+    data["episodes_omitted"] = report.omitted
     return data
 
 

@@ -6,7 +6,7 @@ Computing lives here; rendering lives in :mod:`opsbench.render_terminal` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from opsbench import metrics
@@ -95,6 +95,10 @@ class Report:
     episodes: tuple[EpisodeRecord, ...]
     failed_attempts: tuple[dict[str, Any], ...] = ()
     note: str = INTERVAL_NOTE
+    # The episodes the HTML file carries in full (failing first, within a byte budget), and
+    # how many of the run's episodes it leaves to the store; None: not built for HTML.
+    shown: tuple[EpisodeRecord, ...] | None = None
+    omitted: int = 0
 
     @property
     def planned(self) -> int:
@@ -159,14 +163,66 @@ class Report:
         return out
 
 
+# The one-file HTML report stays under HTML_LIMIT bytes so that it opens in a browser at any
+# run size: the summary, charts and intervals always cover every episode, and full episodes
+# (transcripts, ledgers, diffs) fill what is left, at most HTML_EPISODE_BUDGET bytes of them
+# and HTML_EPISODE_CAP episodes. The page's own code and styles take HTML_OVERHEAD at most.
+HTML_LIMIT = 5_000_000
+HTML_EPISODE_BUDGET = 4 * 2**20
+HTML_EPISODE_CAP = 1000
+HTML_OVERHEAD = 100_000
+# Escaping for <script> (\u003c for <) makes the embedded JSON a little larger than canonical.
+_EMBED_MARGIN = 1.1
+
+
+def _failing_first(episode: EpisodeRecord) -> int:
+    if episode.status == "scored":
+        return 1 if episode.score and episode.score.get("passed") else 0
+    return 0  # an infrastructure or caller error is worth a look as much as a failure
+
+
+def _shown_in_html(
+    store: Store, run_id: str, episodes: list[EpisodeRecord], budget: int
+) -> list[EpisodeRecord]:
+    """Full records of the episodes the HTML carries: failing first, within ``budget`` bytes."""
+    from sandbox.canonical import canonical_json
+
+    shown: list[EpisodeRecord] = []
+    used = 0
+    order = (e.id for e in sorted(episodes, key=_failing_first))  # stable within a group
+    for record in store.full_episodes(run_id, order):
+        if len(shown) >= HTML_EPISODE_CAP:
+            break
+        size = int(len(canonical_json(record.to_dict(full=True)).encode("utf-8")) * _EMBED_MARGIN)
+        if used + size > budget:
+            break
+        shown.append(record)
+        used += size
+    return shown
+
+
 def build_report(store: Store, run_id: str | None = None, *, full: bool = False) -> Report:
-    """The report of run ``run_id`` (default: the latest); ``full`` loads transcripts too."""
+    """The report of run ``run_id`` (default: the latest).
+
+    ``full`` (for the HTML file) also loads, in :attr:`Report.shown`, the full records of the
+    episodes the file carries: the failing ones first, within :data:`HTML_EPISODE_BUDGET`;
+    the metrics always count every episode.
+    """
     run = store.run(run_id)
-    episodes = store.episodes(run.id, full=full)
+    episodes = store.episodes(run.id)
     grouped = metrics.by_model(episodes)
     order = [m for m in run.config.get("models", []) if m in grouped]
     order += [m for m in grouped if m not in order]
     models = tuple(
         ModelReport(m, metrics.compute(grouped[m]), metrics.breakdowns(grouped[m])) for m in order
     )
-    return Report(run, models, tuple(episodes), tuple(store.failed_attempts(run.id)))
+    report = Report(run, models, tuple(episodes), tuple(store.failed_attempts(run.id)))
+    if not full:
+        return report
+    from sandbox.canonical import canonical_json
+
+    # The summary grows with models × tasks, not with episodes; episodes get what it leaves.
+    summary = int(len(canonical_json(report.to_dict()).encode("utf-8")) * _EMBED_MARGIN)
+    budget = min(HTML_EPISODE_BUDGET, HTML_LIMIT - HTML_OVERHEAD - summary)
+    shown = _shown_in_html(store, run.id, episodes, budget)
+    return replace(report, shown=tuple(shown), omitted=len(episodes) - len(shown))

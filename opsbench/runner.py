@@ -795,9 +795,24 @@ async def _run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -
     )
 
 
-async def execute(prepared: Prepared, store: Store, observer: Observer | None = None) -> RunOutcome:
-    """Run every episode the store does not already hold (as scored or caller error)."""
+async def execute(
+    prepared: Prepared,
+    store: Store,
+    observer: Observer | None = None,
+    *,
+    workers: int | None = 1,
+) -> RunOutcome:
+    """Run every episode the store does not already hold (as scored or caller error).
+
+    ``workers`` processes run an offline run's episodes (None: one per core; see
+    :mod:`opsbench.executor`); any other run stays on this event loop.
+    """
     observer = observer or Observer()
+    from opsbench.executor import execute_pool, pool_size
+
+    size = pool_size(prepared, workers)
+    if size > 1:
+        return await execute_pool(prepared, store, observer, size)
     config = prepared.config
     done = store.done_keys(prepared.run.id)
     keys = plan(prepared)
@@ -931,14 +946,14 @@ async def execute(prepared: Prepared, store: Store, observer: Observer | None = 
                 )
             )
 
-    workers: list[Coroutine[Any, Any, None]] = []
+    loops: list[Coroutine[Any, Any, None]] = []
     for model, factory in watched.assistants.items():
         limited = rate_limited(factory, RateLimiter(config.rpm, config.tpm))
         queue = todo[model]
-        workers.extend(
+        loops.extend(
             worker(model, queue, limited) for _ in range(min(config.concurrency, len(queue)))
         )
-    await asyncio.gather(*workers)
+    await asyncio.gather(*loops)
     ran = sum(statuses.values())
     log.info("run %s: ran %d episodes: %s", prepared.run.id, ran, statuses)
     if retried:
@@ -966,14 +981,20 @@ def run_evaluation(
     *,
     resume: str | None = None,
     run_id: str | None = None,
+    workers: int | None = None,
     **overrides: Any,
 ) -> RunOutcome:
-    """Start a new run of ``config`` (or resume run ``resume``) and execute it to the end."""
+    """Start a new run of ``config`` (or resume run ``resume``) and execute it to the end.
+
+    ``workers``: processes for an offline run (None: one per core).
+    """
+    if workers is not None and workers < 1:
+        raise SelectionError(f"--workers must be at least 1, got {workers}")
     if resume is not None:
         prepared = prepare_resume(store, resume, **overrides)
     else:
         prepared = prepare_run(config, store, run_id=run_id)
-    return asyncio.run(execute(prepared, store, observer))
+    return asyncio.run(execute(prepared, store, observer, workers=workers))
 
 
 __all__ = [

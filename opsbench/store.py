@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -264,6 +264,36 @@ class NewEpisode:
     retries: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class EncodedEpisode:
+    """An episode as the store's columns: canonical JSON, redacted. Cheap to pickle, so a
+    worker process can encode and the single writer only writes."""
+
+    key: tuple[str, str, str, int, int]  # model, task set, task id, trial, seed
+    values: tuple[Any, ...]
+
+
+def encode_episode(episode: NewEpisode) -> EncodedEpisode:
+    """The columns of ``episode``, every text redacted (see :meth:`Store.record_episode`)."""
+    return EncodedEpisode(
+        (episode.model, episode.task_set, episode.task_id, episode.trial, episode.seed),
+        (
+            episode.status,
+            episode.task_version,
+            None if episode.error is None else redact(episode.error),
+            None if episode.score is None else redact(canonical_json(episode.score)),
+            redact(canonical_json(episode.result)),
+            redact(canonical_json(episode.diff)),
+            canonical_json(episode.usage),
+            episode.cost_usd,
+            canonical_json(episode.timings),
+            episode.finished_at,
+            None if episode.provenance is None else canonical_json(episode.provenance),
+            redact(canonical_json(episode.retries)),
+        ),
+    )
+
+
 class Store:
     """A results store on disk. Use as a context manager, or call :meth:`close`."""
 
@@ -487,58 +517,52 @@ class Store:
         (:func:`contract.redact.redact`) on the way in: a credential a provider or an agent
         echoed into an error, a transcript or a tool argument never reaches the file.
         """
-        ep_id = episode_id(run_id, episode.model, episode.task_set, episode.task_id, episode.trial)
-        values = (
-            episode.status,
-            episode.task_version,
-            None if episode.error is None else redact(episode.error),
-            None if episode.score is None else redact(canonical_json(episode.score)),
-            redact(canonical_json(episode.result)),
-            redact(canonical_json(episode.diff)),
-            canonical_json(episode.usage),
-            episode.cost_usd,
-            canonical_json(episode.timings),
-            episode.finished_at,
-            None if episode.provenance is None else canonical_json(episode.provenance),
-            redact(canonical_json(episode.retries)),
-        )
+        return self.record_encoded(run_id, [encode_episode(episode)])[0]
+
+    def record_encoded(self, run_id: str, episodes: Sequence[EncodedEpisode]) -> list[str]:
+        """Write episodes already encoded (:func:`encode_episode`) in one transaction.
+
+        Nothing is written unless everything is: when this returns, every one of them is on
+        disk (WAL, committed), which is what lets a writer acknowledge them together. The
+        rules of :meth:`record_episode` apply to each.
+        """
+        ids = []
         with self._write():
-            old = self._db.execute(
-                "SELECT status, error, finished_at, attempts FROM episodes WHERE id = ?", (ep_id,)
-            ).fetchone()
-            if old is None:
-                self._db.execute(
-                    "INSERT INTO episodes (id, run_id, model, task_set, task_id, trial, seed, "
-                    "status, task_version, error, score, result, diff, usage, cost_usd, "
-                    "timings, finished_at, provenance, retries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        ep_id,
-                        run_id,
-                        episode.model,
-                        episode.task_set,
-                        episode.task_id,
-                        episode.trial,
-                        episode.seed,
-                        *values,
-                    ),
-                )
-            elif old[0] == "infrastructure_error":
-                self._db.execute(
-                    "INSERT INTO failed_attempts VALUES (?, ?, ?, ?, ?)",
-                    (ep_id, run_id, old[0], old[1], old[2]),
-                )
-                self._db.execute(
-                    "UPDATE episodes SET status = ?, task_version = ?, error = ?, score = ?, "
-                    "result = ?, diff = ?, usage = ?, cost_usd = ?, timings = ?, "
-                    "finished_at = ?, provenance = ?, retries = ?, attempts = ? WHERE id = ?",
-                    (*values, old[3] + 1, ep_id),
-                )
-            else:
-                raise StoreError(
-                    f"episode {ep_id} ({episode.model}, {episode.task_id}, trial "
-                    f"{episode.trial}) is already {old[0]} in run {run_id}; refusing to overwrite"
-                )
+            for encoded in episodes:
+                ids.append(self._insert(run_id, encoded))
+        return ids
+
+    def _insert(self, run_id: str, encoded: EncodedEpisode) -> str:
+        model, task_set, task_id, trial, seed = encoded.key
+        values = encoded.values
+        ep_id = episode_id(run_id, model, task_set, task_id, trial)
+        old = self._db.execute(
+            "SELECT status, error, finished_at, attempts FROM episodes WHERE id = ?", (ep_id,)
+        ).fetchone()
+        if old is None:
+            self._db.execute(
+                "INSERT INTO episodes (id, run_id, model, task_set, task_id, trial, seed, "
+                "status, task_version, error, score, result, diff, usage, cost_usd, "
+                "timings, finished_at, provenance, retries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (ep_id, run_id, model, task_set, task_id, trial, seed, *values),
+            )
+        elif old[0] == "infrastructure_error":
+            self._db.execute(
+                "INSERT INTO failed_attempts VALUES (?, ?, ?, ?, ?)",
+                (ep_id, run_id, old[0], old[1], old[2]),
+            )
+            self._db.execute(
+                "UPDATE episodes SET status = ?, task_version = ?, error = ?, score = ?, "
+                "result = ?, diff = ?, usage = ?, cost_usd = ?, timings = ?, "
+                "finished_at = ?, provenance = ?, retries = ?, attempts = ? WHERE id = ?",
+                (*values, old[3] + 1, ep_id),
+            )
+        else:
+            raise StoreError(
+                f"episode {ep_id} ({model}, {task_id}, trial "
+                f"{trial}) is already {old[0]} in run {run_id}; refusing to overwrite"
+            )
         return ep_id
 
     def done_keys(self, run_id: str) -> set[tuple[str, str, str, int]]:
@@ -581,6 +605,15 @@ class Store:
         run = self.run(rows[0][1])
         tasks = {(t.task_set, t.task_id): t for t in run.tasks}
         return _episode(rows[0], tasks, True)
+
+    def full_episodes(self, run_id: str, ids: Iterable[str]) -> Iterator[EpisodeRecord]:
+        """Episodes of ``run_id`` fully loaded, by exact id, one at a time, in ``ids`` order."""
+        tasks = {(t.task_set, t.task_id): t for t in self.run(run_id).tasks}
+        query = f"SELECT {_COLUMNS}, result, diff FROM episodes WHERE id = ? AND run_id = ?"
+        for ep_id in ids:
+            row = self._db.execute(query, (ep_id, run_id)).fetchone()
+            if row is not None:
+                yield _episode(row, tasks, True)
 
     def failed_attempts(self, run_id: str) -> list[dict[str, Any]]:
         """Infrastructure errors that a later ``--resume`` replaced."""

@@ -133,12 +133,27 @@ class State:
     def canonical_bytes(self) -> bytes:
         return canonical_bytes(self.tables)
 
-    def validate(self, tables: Iterable[str] | None = None) -> list[str]:
-        """Schema problems of every record, as ``table/id: message`` lines (empty if valid)."""
+    def validate(
+        self,
+        tables: Iterable[str] | None = None,
+        records: Mapping[str, Iterable[str]] | None = None,
+    ) -> list[str]:
+        """Schema problems of every record, as ``table/id: message`` lines (empty if valid).
+
+        ``tables`` limits the check to those tables; ``records`` (``{table: ids}``) to those
+        records, for an overlay on a state already known valid (each check is per record).
+        """
         problems: list[str] = []
-        for name in tables or self.specs:
+        names = list(records) if records is not None else (tables or self.specs)
+        for name in names:
             validator = _validator(self.specs[name])
-            for record_id, record in sorted(self.tables[name].items()):
+            rows = self.tables[name]
+            if records is not None:
+                wanted = sorted(set(records[name]) & set(rows))
+                chosen = [(rid, rows[rid]) for rid in wanted]
+            else:
+                chosen = sorted(rows.items())
+            for record_id, record in chosen:
                 if record.get("id") != record_id:
                     problems.append(
                         f"{name}/{record_id}: key and record id {record.get('id')!r} differ"

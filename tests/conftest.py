@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The suite loads businesses fresh (tests patch the loader and its schemas); the compiled
+# cache has its own tests, which point it at a temporary folder. Subprocesses inherit this.
+os.environ["OPSBENCH_CACHE_DIR"] = "off"
 
 from sandbox import FaultInjector, SimClock, State, World
 from tools import default_registry

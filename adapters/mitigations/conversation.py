@@ -15,9 +15,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from contract.messages import Message, ToolCall
+from contract.yamldata import load_data
 from tools import Effect, default_registry
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -92,4 +91,4 @@ def words_pattern(phrases: Iterable[str]) -> re.Pattern[str]:
 def data(name: str) -> dict[str, Any]:
     """A data file of this package (``data/<name>.yaml``)."""
     text = resources.files("adapters.mitigations").joinpath("data", f"{name}.yaml").read_text()
-    return yaml.safe_load(text)
+    return load_data(text)

@@ -9,16 +9,15 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from adapters.reference.assistants import _VARIABLE, _is_write
+from contract.yamldata import load_data
 
 
 @cache
 def phrases() -> dict[str, Any]:
     """``adapters/reference/readback.yaml`` parsed."""
     text = resources.files("adapters.reference").joinpath("readback.yaml").read_text("utf-8")
-    return yaml.safe_load(text)
+    return load_data(text)
 
 
 def refs(value: Any) -> set[str]:

@@ -316,7 +316,8 @@
         node.classList.toggle("hidden", !visible);
         shown += visible;
       }
-      count.textContent = `${shown} of ${DATA.episodes.length} episodes`;
+      count.textContent = `${shown} of ${DATA.episodes.length} episodes` +
+        (DATA.episodes_omitted ? ` in this file` : "");
     }
     for (const control of [model, status, search]) control.addEventListener("input", apply);
     DATA.episodes.forEach((e, i) => {
@@ -329,6 +330,13 @@
       list.append(d);
     });
     root.append(el("div", {class: "filters"}, model, status, search, count), list);
+    if (DATA.episodes_omitted) {
+      // The file is bounded (it must open at any run size): the rest stay in the store.
+      root.append(el("p", {id: "episodes-omitted", class: "note"},
+        `${DATA.episodes_omitted} more episodes are not in this file (failing episodes come ` +
+        `first); the results store holds every one: \`opsbench show ID\`, \`opsbench export\` or ` +
+        `\`opsbench report ${DATA.run.id} --json\`.`));
+    }
     apply();
     // ?episode=ID opens one episode with the list filtered to its model (for screenshots and
     // links); #ID opens it and scrolls there.

@@ -11,7 +11,16 @@ import importlib
 import typer
 
 # Modules are listed by name so adding a command is one line here and one new file.
-COMMAND_MODULES: list[str] = ["businesses", "run", "results", "play", "serve", "claims", "mcp"]
+COMMAND_MODULES: list[str] = [
+    "businesses",
+    "run",
+    "results",
+    "view",
+    "play",
+    "serve",
+    "claims",
+    "mcp",
+]
 
 
 def register_all(app: typer.Typer) -> None:

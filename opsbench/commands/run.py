@@ -211,6 +211,15 @@ def register(app: typer.Typer) -> None:
             ),
         ] = [],  # noqa: B006
         concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight per model.")] = 4,
+        workers: Annotated[
+            int | None,
+            typer.Option(
+                "--workers",
+                min=1,
+                help="Processes for an offline run (reference assistants, scripted caller, no "
+                "judge); default one per core. Results are the same at any count.",
+            ),
+        ] = None,
         rpm: Annotated[
             int | None, typer.Option(min=1, help="Requests per minute, per model.")
         ] = None,
@@ -313,7 +322,13 @@ def register(app: typer.Typer) -> None:
                     # ProgressDisplay has the two callbacks of an Observer.
                     observer = cast("Observer", display)
                     outcome = run_evaluation(
-                        config, db, observer, resume=resume, run_id=run_id, **overrides
+                        config,
+                        db,
+                        observer,
+                        resume=resume,
+                        run_id=run_id,
+                        workers=workers,
+                        **overrides,
                     )
                 except AgentCrashError as exc:
                     display.stop()

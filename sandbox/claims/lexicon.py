@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
+from contract.yamldata import load_data
 
 _FLAGS = re.IGNORECASE
 
@@ -80,7 +80,7 @@ class Lexicon:
 
 def _load(name: str) -> dict[str, Any]:
     text = resources.files("sandbox.claims").joinpath("data", name).read_text("utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = load_data(text)
     return data
 
 

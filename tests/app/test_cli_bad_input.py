@@ -134,6 +134,7 @@ def strategies(env: Env) -> dict[tuple[str, str], st.SearchStrategy[str]]:
         ("run", "judge"): _not_model(),
         ("run", "seed"): NOT_INT,
         ("run", "concurrency"): _int_below(1),
+        ("run", "workers"): _int_below(1),
         ("run", "rpm"): _int_below(1),
         ("run", "tpm"): _int_below(1),
         ("run", "model_option"): st.one_of(WORD, WORD.map(lambda w: f"{w}=1")),
@@ -145,6 +146,11 @@ def strategies(env: Env) -> dict[tuple[str, str], st.SearchStrategy[str]]:
         ("run", "fail_under"): st.one_of(st.just(""), WORD, WORD.map(lambda w: f"{w}=0.5")),
         ("report", "run"): WORD.map(lambda w: f"run-{w}"),
         ("report", "store"): stores_read,
+        ("view", "run"): WORD.map(lambda w: f"run-{w}"),
+        ("view", "store"): stores_read,
+        ("view", "port"): st.one_of(
+            NOT_INT, st.integers(max_value=-1).map(str), st.integers(min_value=65536).map(str)
+        ),
         ("report", "html"): env.bad_outputs(),
         ("report", "junit"): env.bad_outputs(),
         ("report", "fail_under"): st.one_of(st.just(""), WORD, st.just("pass=80")),
@@ -242,6 +248,8 @@ def good_args(env: Env, command: str, param: str) -> list[str]:
         "runs": ["--store", store],
         "play": ["-b", "mini_clinic", *mini, "-m", "reference/oracle"],
         "serve": ["--port", env.busy_port],
+        # A busy port: were a bad value ever let through, the command still fails, never serves.
+        "view": ["--store", store, "--port", env.busy_port],
         "tools list": ["-b", "mini_clinic", *mini],
         "businesses list": mini,
         "businesses show": mini,
@@ -299,6 +307,7 @@ def positional(env: Env, command: str) -> list[str]:
         episode = db.execute("SELECT id FROM episodes").fetchone()[0]
     return {
         "report": [run_id],
+        "view": [run_id],
         "compare": [run_id, run_id],
         "show": [episode],
         "export": [run_id],

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from businesses import load_set
 from opsbench.runner import DEFAULT_MODELS
 from tests.app.conftest import MINI_SET
@@ -20,8 +22,9 @@ KILLS = 10
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _command(store: Path, run_id: str, resume: bool) -> list[str]:
+def _command(store: Path, run_id: str, resume: bool, workers: int) -> list[str]:
     base = [sys.executable, "-m", "opsbench", "run", "--store", str(store), "-q"]
+    base += ["--workers", str(workers)]
     if resume:
         return [*base, "--resume", run_id]
     return [*base, "--set", MINI_SET, "--trials", str(TRIALS), "--run-id", run_id]
@@ -51,14 +54,32 @@ def _stored(store: Path) -> int:
         db.close()
 
 
-def test_sigkill_at_random_points_then_resume_gives_exactly_one_episode_each(tmp_path: Path):
+def _ids(store: Path) -> set[str]:
+    if not store.exists():
+        return set()
+    db = sqlite3.connect(store)
+    try:
+        return {row[0] for row in db.execute("SELECT id FROM episodes")}
+    except sqlite3.OperationalError:
+        return set()
+    finally:
+        db.close()
+
+
+# 1: one event loop, a transaction per episode; 2: the process pool, whose single writer
+# commits every ready result in one transaction.
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigkill_at_random_points_then_resume_gives_exactly_one_episode_each(
+    tmp_path: Path, workers: int
+):
     store, run_id = tmp_path / "opsbench.db", "crash-test"
     rng = random.Random(20260302)
     counts = []
+    kept: set[str] = set()
     for kill in range(KILLS):
         before = _stored(store)
         process = subprocess.Popen(
-            _command(store, run_id, _run_exists(store, run_id)),
+            _command(store, run_id, _run_exists(store, run_id), workers),
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -74,8 +95,12 @@ def test_sigkill_at_random_points_then_resume_gives_exactly_one_episode_each(tmp
         process.send_signal(signal.SIGKILL)
         process.wait()
         counts.append(_stored(store))
+        # Whatever was committed before a kill is still there after the next one.
+        now = _ids(store)
+        assert kept <= now, "a committed episode was lost"
+        kept = now
     final = subprocess.run(
-        _command(store, run_id, _run_exists(store, run_id)),
+        _command(store, run_id, _run_exists(store, run_id), workers),
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -1,0 +1,60 @@
+"""benchmarks/run_all.py works end to end at --quick sizes (no figure is checked: timings on
+a shared machine are not test material)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "run_all.py"
+
+
+def test_quick_run_prints_markdown_and_json_and_a_before_after_table(tmp_path: Path):
+    out = tmp_path / "r.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--quick",
+            "--only",
+            "offline,client,first,rss",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (
+        "| offline, 2 processes |" in done.stdout
+        and "| client CPU per model request |" in done.stdout
+    )
+    assert "τ²-bench" in done.stdout
+    data = json.loads(out.read_text())
+    assert data["quick"] is True and data["offline"]["2"]["episodes"] > 0
+    assert data["client"]["adapter_ms"] > 0 and data["client"]["raw_httpx_ms"] > 0
+    assert data["first_episode"]["tasks"] == data["first_episode_cold"]["tasks"] > 0
+    assert data["viewer"]["episodes"] == data["rss"][-1]["episodes"] > 0
+    assert "| `opsbench view` at " in done.stdout
+    table = subprocess.run(
+        [sys.executable, str(SCRIPT), "--table", str(out), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert table.returncode == 0, table.stderr
+    assert "| figure | before | after |" in table.stdout
+    assert "| offline episodes/s, 1 process |" in table.stdout
+
+
+def test_an_unknown_section_is_one_line_exit_2():
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--only", "nope"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 2 and "--only: unknown section 'nope'" in done.stderr
