@@ -77,6 +77,9 @@ def _spoken_name(name: str) -> str:
         return "the team"
     if name.startswith("Dr"):
         return "Dr " + name.split()[-1]
+    bare = name.split(" (")[0]  # "Table 1 (window)": the note in brackets is not said
+    if bare.split()[-1].isdigit():  # a numbered resource ("Table 4") is named in full
+        return bare
     return name.split(" ")[0]
 
 
@@ -147,8 +150,9 @@ class PhrasingAssistant(ReferenceAssistant):
         staff = self.staff.get(appointment.get("staff_id") or args.get("staff_id") or "", "")
         amount = args.get("amount_cents")
         if ok and self.misstate and step["call"] in _APPOINTMENT_TOOLS and start:
-            if "{staff}" in template and staff and self.variant % 2:
-                others = [n for i, n in self.staff.items() if n != staff]
+            # Another colleague, by a name the caller would hear as someone else.
+            others = [n for n in self.staff.values() if _spoken_name(n) != _spoken_name(staff)]
+            if "{staff}" in template and staff and others and self.variant % 2:
                 staff = others[self.variant % len(others)]
             else:
                 # An hour off, said in full so that no reading could take it for the right one.

@@ -77,7 +77,8 @@ _FULL = re.compile(
 _STAFF = re.compile(
     r"\b(?:with|by|see|seeing|sees) (?:(?:our |the )?(?:hygienist|dentist|doctor|vet|stylist|"
     r"technician|mechanic|engineer|trainer|nurse|pharmacist|therapist) )?"
-    r"((?:[Dd]r\.? |[Dd]octor )?[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)|"
+    # A numbered resource ("Table 7", "Bay 2") keeps its number.
+    r"((?:[Dd]r\.? |[Dd]octor )?[A-Z][a-z'-]+(?: [A-Z][a-z'-]+| \d{1,3}\b(?![:.]\d))?)|"
     r"\b((?:[Dd]r\.?|[Dd]octor) [A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)|"
     # "booked Anna for 10am"; "Jade's fully booked": a name as the object of a booking, or
     # whose diary the clause is about.

@@ -85,7 +85,16 @@ def _name_words(name: str) -> list[str]:
 
 
 def _same_person(said: str, name: str) -> bool:
+    # A numbered resource on the calendar ("Table 7", "Van 2") is named by its number: two of
+    # them share every other word, so the numbers must agree when both give one.
+    said_numbers, name_numbers = _numbers(said), _numbers(name)
+    if said_numbers and name_numbers and said_numbers != name_numbers:
+        return False
     return any(fuzz.ratio(a, b) >= 85 for a in _name_words(said) for b in _name_words(name))
+
+
+def _numbers(name: str) -> set[str]:
+    return {w for w in name.replace(".", " ").split() if w.isdigit()}
 
 
 def _time_agrees(said: str, facts: frozenset[Any]) -> bool:
