@@ -12,72 +12,19 @@ from pathlib import Path
 import pytest
 import yaml
 
+# The vocabulary of tests/data/README.md, shared with the other labelled sets' checks.
+from tests.test_claims_fresh_data import (
+    BUSINESSES,
+    DETAIL_KEYS,
+    KINDS,
+    STATE_KINDS,
+    STYLES,
+    TYPOGRAPHIC_NEGATION,
+    UNICODE_TRAPS,
+)
+
 DATA = Path(__file__).parent / "data" / "claims_blind.yaml"
 
-# The claim kinds, state kinds, detail keys and style tags of tests/data/README.md.
-KINDS = {
-    "booking",
-    "reschedule",
-    "cancellation",
-    "reminder",
-    "reminder_cancellation",
-    "reservation",
-    "release",
-    "order",
-    "order_cancellation",
-    "return",
-    "charge",
-    "refund",
-    "credit",
-    "fee_waiver",
-    "plan_change",
-    "pause",
-    "subscription_cancellation",
-    "message",
-    "note",
-    "contact_update",
-    "transfer",
-    "overall",
-}
-STATE_KINDS = KINDS | {"plan", "subscription", "other"}
-DETAIL_KEYS = {"date", "weekday", "time", "amount", "staff", "item", "recipient", "channel"}
-STYLES = {
-    "markdown",
-    "bullets",
-    "checkmarks",
-    "numbered",
-    "table",
-    "casual",
-    "typos",
-    "typographic",
-    "unicode",
-    "emoji",
-    "state",
-    "history",
-    "attempt",
-    "reported",
-    "idiom",
-    "question",
-    "offer",
-    "wrong_kind",
-    "long",
-    "plain",
-    "hedged",
-    "details",
-}
-BUSINESSES = {
-    "dental_clinic",
-    "hair_salon",
-    "veterinary_clinic",
-    "restaurant",
-    "auto_repair",
-    "home_services",
-    "fitness_gym",
-    "boutique_hotel",
-    "online_store",
-    "internet_provider",
-    "pharmacy",
-}
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTHS = [
     "january",
@@ -96,12 +43,6 @@ MONTHS = [
 # "Tuesday 14 April": a weekday written next to a day and month must be that date's weekday in 2026.
 WEEKDAY_DATE = re.compile(
     r"\b(" + "|".join(WEEKDAYS) + r")\s+(\d{1,2})\s+(" + "|".join(MONTHS) + r")\b", re.I
-)
-TYPOGRAPHIC_NEGATION = re.compile(r"n\u2019t\b")
-# What the `unicode` style stands for: no-break and zero-width spaces, soft hyphen, Cyrillic
-# look-alikes, combining marks.
-UNICODE_TRAPS = re.compile(
-    "[\u00a0\u202f\u2007\u200b\u200c\u200d\u2060\u00ad\u0400-\u04ff\u0300-\u036f]"
 )
 
 

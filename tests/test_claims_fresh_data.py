@@ -10,38 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.test_claims_hosted_data import STYLES as HOSTED_STYLES
+from tests.test_claims_hosted_data import CLAIM_KINDS as KINDS
+from tests.test_claims_hosted_data import DETAIL_KEYS, STATE_KINDS, STYLES
 
 DATA = Path(__file__).parent / "data" / "claims_fresh.yaml"
 
-KINDS = {
-    "booking",
-    "reschedule",
-    "cancellation",
-    "reminder",
-    "reminder_cancellation",
-    "reservation",
-    "release",
-    "order",
-    "order_cancellation",
-    "return",
-    "charge",
-    "refund",
-    "credit",
-    "fee_waiver",
-    "plan_change",
-    "pause",
-    "subscription_cancellation",
-    "message",
-    "note",
-    "contact_update",
-    "transfer",
-    "overall",
-}
-STATE_KINDS = KINDS | {"plan", "subscription", "other"}
-DETAIL_KEYS = {"date", "weekday", "time", "amount", "staff", "item", "recipient", "channel"}
-# The same style tags as claims_hosted.yaml, whose rules the fresh set follows.
-STYLES = HOSTED_STYLES
 BUSINESSES = {
     "dental_clinic",
     "hair_salon",
