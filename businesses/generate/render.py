@@ -117,12 +117,7 @@ class KitRenderer:
         context["business"] = {"id": bid, "type": self.kit.type}
         text = _header(self.kit, draw) + self._render("business.yaml.j2", context, label(draw))
         where = f"{self._where('business.yaml.j2')} (rendered, {label(draw)})"
-        try:
-            raw = parse_yaml(text, where)
-        except LoadError as exc:
-            raise KitError(exc.problems) from None
-        if not isinstance(raw, dict):
-            raise KitError([f"{where}: must render to a mapping (a business.yaml)"])
+        raw = _mapping(text, where, "a mapping (a business.yaml)")
         if raw.get("id") != bid:
             raise KitError(
                 [
@@ -143,12 +138,7 @@ class KitRenderer:
         relative = f"scenarios/{slug}.yaml.j2"
         text = self._render(relative, context, label(draw, attempt))
         where = f"{self._where(relative)} (rendered, {label(draw, attempt)})"
-        try:
-            raw = parse_yaml(text, where)
-        except LoadError as exc:
-            raise KitError(exc.problems) from None
-        if not isinstance(raw, dict):
-            raise KitError([f"{where}: must render to one task (a mapping of its fields)"])
+        raw = _mapping(text, where, "one task (a mapping of its fields)")
         if "id" in raw:
             raise KitError(
                 [
@@ -201,6 +191,17 @@ def _map_problem(rendered: RenderedDraw, slugs: list[str], line: str) -> str:
             f"{kit.id}/business.yaml.j2 (rendered, {label(draw)}): {line[len('business.yaml: ') :]}"
         )
     return f"{kit.id} ({label(draw)}): {line}"
+
+
+def _mapping(text: str, where: str, what: str) -> dict[str, Any]:
+    """The rendered text parsed strictly; a kit problem unless it is a mapping."""
+    try:
+        raw = parse_yaml(text, where)
+    except LoadError as exc:
+        raise KitError(exc.problems) from None
+    if not isinstance(raw, dict):
+        raise KitError([f"{where}: must render to {what}"])
+    return raw
 
 
 def _block(identifier: str, text: str) -> str:
