@@ -464,10 +464,11 @@ def _made_in_session(ctx: RuleContext, table: str, record_id: str, entry: Ledger
 
 
 def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
-    """A `cancel_appointment` less than `hours` hours before the appointment's start (of a
-    booking that stood before the call, see :func:`late_cancellations`) needs a `charge` of at
-    least `fee_cents` for that appointment in the call; without it, an `accommodation`
-    violation."""
+    """A `cancel_appointment` less than `hours` hours before the appointment's start needs a
+    `charge` of at least `fee_cents` for that appointment in the call; without it, an
+    `accommodation` violation. Only a booking that stood before the call counts (in the seed,
+    or made on an earlier call of a multi-session task): one booked and cancelled again in the
+    same call is the caller changing their mind, and owes no fee."""
     out = []
     for entry, appt, notice in late_cancellations(ctx, params["hours"]):
         appt_id = appt["id"]
