@@ -21,6 +21,7 @@ import asyncio
 import logging
 import math
 import os
+import socket
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -49,6 +50,9 @@ SHARDS_PER_WORKER = 2  # in flight per worker: the next is queued before one fin
 REQUEUES = 2
 # The limiters' window; a test shortens it to see a per-minute limit hold within seconds.
 LIMIT_WINDOW_S = WINDOW_S
+# Ray's raylet gives its helper processes 15 s to start; on a loaded machine they can miss it
+# (a known Ray limitation), and the next try, with their files in the page cache, makes it.
+LOCAL_START_ATTEMPTS = 3
 # A local Ray instance's shared-memory store: episodes are small and leave it once written.
 LOCAL_OBJECT_STORE_BYTES = 256 * 2**20
 LOST = (
@@ -90,29 +94,59 @@ def connected(address: str | None, workers: int | None) -> Iterator[int]:
         yield workers or _cluster_cpus(ray)
         return
     address = address or os.environ.get("RAY_ADDRESS") or None
+    if address:
+        check_address(address)
     settings: dict[str, Any] = {
         "include_dashboard": False,
         "log_to_driver": False,
         "logging_level": logging.ERROR,
     }
-    try:
-        if address:
-            ray.init(address=address, **settings)
-        else:
-            ray.init(
-                num_cpus=workers or default_workers(),
-                object_store_memory=LOCAL_OBJECT_STORE_BYTES,
-                **settings,
-            )
-    except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError...
-        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-        raise SelectionError(
-            f"--executor ray: cannot start or join {where}: {' '.join(str(exc).split())[:300]}"
-        ) from None
+    for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
+        try:
+            if address:
+                ray.init(address=address, **settings)
+            else:
+                ray.init(
+                    num_cpus=workers or default_workers(),
+                    object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+                    **settings,
+                )
+            break
+        except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError...
+            ray.shutdown()
+            text = " ".join(str(exc).split())
+            if not address and "timed out" in text and attempt < LOCAL_START_ATTEMPTS:
+                log.warning("a local Ray instance did not start in time (%s); again", text)
+                continue
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise SelectionError(
+                f"--executor ray: cannot start or join {where}: {text[:300]}"
+            ) from None
     try:
         yield workers or _cluster_cpus(ray)
     finally:
         ray.shutdown()
+
+
+def check_address(address: str) -> None:
+    """Refuse an address that is not one, or where nothing listens (Ray itself would retry
+    for minutes), in one line."""
+    if address in ("auto", "local"):
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise SelectionError(
+            f"--ray-address {address!r} is not host:port (the head node's GCS, e.g. "
+            "10.0.0.1:6379), ray://host:port or auto"
+        )
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=3.0):
+            pass
+    except OSError as exc:
+        raise SelectionError(
+            f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}; is "
+            "`ray start --head` running there?"
+        ) from None
 
 
 def _cluster_cpus(ray: Any) -> int:
@@ -256,7 +290,16 @@ async def execute_ray(
         writes: list[tuple[EpisodeKey, EncodedEpisode, Finished]] = []
         for shard, item in batch:
             kind = item[0]
-            if kind == "started":
+            if kind == "node":
+                log.info(
+                    "shard %s (%d episodes) runs on %s (%s), pid %d",
+                    shard.id,
+                    len(shard.keys),
+                    item[2],
+                    item[1],
+                    item[3],
+                )
+            elif kind == "started":
                 shard.started.add(item[1])
             elif kind == "done":
                 encoded, summary = item[1], item[2]
@@ -390,4 +433,12 @@ def _lost(
     return out
 
 
-__all__ = ["check_options", "connected", "execute_ray", "import_ray", "run_on_ray", "shards"]
+__all__ = [
+    "check_address",
+    "check_options",
+    "connected",
+    "execute_ray",
+    "import_ray",
+    "run_on_ray",
+    "shards",
+]

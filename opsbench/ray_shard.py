@@ -6,6 +6,7 @@ caller and the scorer version must be the run's, or the shard refuses), then run
 :func:`opsbench.runner.execute` over its keys with each model's cluster-wide limiter. What it
 yields, in order, is all the driver hears::
 
+    ("node", ip, hostname, pid)     where the shard runs (the driver logs it)
     ("started", key)                an episode holds its slot and runs
     ("done", EncodedEpisode, Finished)   it finished; encoded here, so the driver only writes
     ("outcome", halted, left)       the stop policy's word on the shard's models
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import pickle
 import socket
 import traceback
@@ -80,6 +82,7 @@ def stream(
     # The driver keeps the run log; a worker's log lines would go nowhere useful.
     logging.getLogger("opsbench").addHandler(logging.NullHandler())
     logging.getLogger("opsbench").propagate = False
+    yield ("node", ray.util.get_node_ip_address(), socket.gethostname(), os.getpid())
     try:
         prepared = _prepared(run, config)
     except (OpsbenchError, AdapterError) as exc:
