@@ -236,7 +236,7 @@ async def execute_ray(
     limits: dict[str, Any] = {}
     if not offline or config.rpm or config.tpm:
         limits = {
-            model: ray_limits.ModelLimits.remote(
+            model: ray_limits.ModelLimits.remote(  # type: ignore[attr-defined]
                 None if offline else config.concurrency, config.rpm, config.tpm, LIMIT_WINDOW_S
             )
             for model in prepared.assistants
@@ -257,7 +257,8 @@ async def execute_ray(
     counter = 0
 
     async def consume(shard: _Shard) -> None:
-        generator = ray_shard.run_shard.remote(
+        # A streaming generator (ObjectRefGenerator): one object per item the shard yields.
+        generator: Any = ray_shard.run_shard.remote(
             run_ref, config_ref, shard.id, [k.store_key for k in shard.keys], limits
         )
         try:
