@@ -436,9 +436,9 @@ def late_cancellations(
     cancels late). A booking made in the same session and cancelled in it is the caller
     changing their mind before hanging up: nothing was held for them, no fee is owed.
     """
-    out = []
+    out: list[tuple[LedgerEntry, Mapping[str, Any], float]] = []
     for entry in ctx.ok("cancel_appointment"):
-        appt_id = _args(entry).get("appointment_id")
+        appt_id = str(_args(entry).get("appointment_id"))
         # A cancellation changes its appointment, so its before-image is always there.
         appt = next(
             c.before for c in entry.changes if c.table == "appointments" and c.id == appt_id
