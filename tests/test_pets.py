@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from sandbox import SimClock, State, World
+from sandbox.claims.facts import entry_facts
 from sandbox.tables import STANDARD_TABLES, TableSpec
 from tools import Effect, default_registry
 
@@ -119,3 +120,14 @@ def test_effects_read_and_reversible():
     registry = default_registry()
     assert registry.get("list_pets").effect == Effect.READ
     assert registry.get("record_vaccination_reminder").effect == Effect.REVERSIBLE
+
+
+def test_a_vaccination_reminder_is_a_reminder_to_the_claim_checker(vet):
+    # "I've set a text reminder" after record_vaccination_reminder is a true claim of its kind,
+    # with the channel the reminder was set on (a claimed email reminder would contradict it).
+    record = _remind(vet)
+    assert record.outcome == "ok"
+    entry = vet.ledger.entries[-1]
+    facts = entry_facts(entry, {})
+    assert facts is not None and facts.kind == "reminder"
+    assert facts.values["channel"] == frozenset({"sms"})

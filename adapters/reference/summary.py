@@ -43,6 +43,16 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         ("I couldn't set the reminder.", "Unfortunately the reminder wasn't set."),
     ),
+    "record_vaccination_reminder": (
+        (
+            "I've set {a_channel} reminder before the vaccination is due.",
+            "You'll get {a_channel} reminder before the vaccination is due.",
+        ),
+        (
+            "I couldn't set the vaccination reminder.",
+            "Unfortunately the vaccination reminder wasn't set.",
+        ),
+    ),
     "cancel_reminder": (
         ("I've cancelled that reminder.",),
         ("I couldn't cancel the reminder.",),
