@@ -53,6 +53,14 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "Unfortunately the vaccination reminder wasn't set.",
         ),
     ),
+    "request_refill": (
+        (
+            # Not "sent" (a message) nor "passed" (read as "paused"): the request is a queue entry.
+            "Your refill request is now with the vet for approval.",
+            "The refill request is in the vet's queue for approval.",
+        ),
+        ("I couldn't get the refill request to the vet.",),
+    ),
     "cancel_reminder": (
         ("I've cancelled that reminder.",),
         ("I couldn't cancel the reminder.",),
