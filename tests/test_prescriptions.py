@@ -108,17 +108,32 @@ def test_a_co_owner_may_request_but_another_household_may_not(vet):
 def test_a_stopped_prescription_and_a_second_pending_request_are_refused(vet):
     stopped = _request(vet, prescription_id="RX-1002")
     assert stopped.outcome != "ok" and "stopped" in str(stopped.result)
+    assert stopped.result["error"]["code"] == "escalation_required"
     assert _request(vet).outcome == "ok"
     again = _request(vet, customer_id="CUS-1002")
     assert again.outcome != "ok" and "already with the vet" in str(again.result)
     assert len(vet.state.tables["refill_requests"]) == 1
 
 
-def test_no_refills_left_is_the_policy_not_the_tool(vet):
-    # The tool queues it (a vet may still approve); whether it should go to a person instead is
-    # the business's rule, checked by the scorer on the task.
-    record = vet.call("request_refill", {"prescription_id": "RX-1003", "customer_id": "CUS-1003"})
-    assert record.outcome == "ok"
+def test_no_refills_left_or_expired_needs_a_person_at_the_boundary(vet):
+    # A vet must prescribe again: the refusal names a person, so an assistant (or the
+    # escalation-policy wrapper) knows to transfer; nothing is queued.
+    none_left = vet.call(
+        "request_refill", {"prescription_id": "RX-1003", "customer_id": "CUS-1003"}
+    )
+    assert none_left.outcome != "ok" and none_left.result["error"]["code"] == "escalation_required"
+    assert "no refills left" in none_left.result["error"]["message"]
+    vet.state.tables["prescriptions"]["RX-1003"]["refills_left"] = 1
+    assert (
+        vet.call(
+            "request_refill", {"prescription_id": "RX-1003", "customer_id": "CUS-1003"}
+        ).outcome
+        == "ok"
+    )
+    vet.state.tables["prescriptions"]["RX-1001"]["status"] = "expired"
+    expired = _request(vet)
+    assert expired.outcome != "ok" and "has expired" in str(expired.result)
+    assert len(vet.state.tables["refill_requests"]) == 1
 
 
 def test_a_business_without_prescriptions_gets_a_clear_error():

@@ -2,11 +2,10 @@
 
 Both tables are declared by the business (``prescriptions``, ``refill_requests``; schemas in
 ``businesses/kits/veterinary_clinic/tables.yaml``). A refill is never dispensed by phone: the
-request goes to the vet's queue (``pending_vet``) and a vet approves or declines it. Whether a
-request should be queued at all or the call handed to the pharmacy line (no refills left, run
-out before the vet can answer) is the business's policy, which the scorer checks; the tool
-refuses only what no system would accept: another household's pet, a stopped prescription, a
-second pending request for the same prescription.
+request goes to the vet's queue (``pending_vet``) and a vet approves or declines it. A
+prescription with no refills left, expired or stopped cannot be queued: a vet has to prescribe
+again, so the tool refuses with code ``escalation_required`` (the call belongs to a person), as
+a practice system would. It also refuses another household's pet and a second pending request.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Any
 
 from tools.common import require
 from tools.contract import Effect, Tool, WorldTx
-from tools.errors import conflict, invalid
+from tools.errors import ToolError, conflict, invalid
 from tools.params import obj, ref, text
 from tools.pets import keepers
 
@@ -40,8 +39,16 @@ def request_refill(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     customer = require(tx, "customers", args["customer_id"], "customer_id")
     if customer["id"] not in keepers(pet):
         raise conflict(f"{customer['name']} is not an owner of {pet['name']}.", "customer_id")
-    if rx["status"] == "stopped":
-        raise conflict(f"{rx['drug']} for {pet['name']} was stopped by the vet.", "prescription_id")
+    why = {"stopped": "was stopped by the vet", "expired": "has expired"}.get(rx["status"])
+    if why is None and rx["refills_left"] <= 0:
+        why = "has no refills left"
+    if why is not None:
+        raise ToolError(
+            "escalation_required",
+            f"{rx['drug']} for {pet['name']} {why}: a vet must speak with the owner before any"
+            " more is dispensed. Nothing was queued; transfer the call to a person.",
+            "prescription_id",
+        )
     pending = tx.find("refill_requests", prescription_id=rx["id"], status="pending_vet")
     if pending:
         raise conflict(
