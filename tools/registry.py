@@ -20,6 +20,7 @@ from tools import (
     history,
     messaging,
     payments,
+    pet_prescriptions,
     pets,
     prescriptions,
     subscriptions,
@@ -155,6 +156,7 @@ def default_registry() -> ToolRegistry:
             *history.TOOLS,
             *giftcards.TOOLS,
             *pets.TOOLS,
+            *pet_prescriptions.TOOLS,
             *prescriptions.TOOLS,
         ]
     )

@@ -11,6 +11,8 @@ TOOL_KINDS: dict[str, str] = {
     "reschedule_appointment": "reschedule",
     "cancel_appointment": "cancellation",
     "set_reminder": "reminder",
+    # A pet's vaccination reminder is a reminder to the caller ("I've set a text reminder").
+    "record_vaccination_reminder": "reminder",
     "cancel_reminder": "reminder_cancellation",
     "reserve_stock": "reservation",
     "release_stock": "release",
