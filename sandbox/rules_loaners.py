@@ -16,6 +16,10 @@ from sandbox.rules import RuleContext, Violation, _days_between, _int, _rows_of,
 
 
 def loaner_policy(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    """Each `loaner_bookings` row the call inserted at no charge (`daily_cents` 0) on a work
+    order approved for less than `free_min_approved_cents` (as it stands at the end) and not
+    `warranty_work` is an `accommodation` violation; so is any booking longer than `max_days`
+    days from its start to its return."""
     out = []
     for entry in ctx.ok():
         for change in entry.changes:
