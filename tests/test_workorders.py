@@ -314,3 +314,44 @@ def test_a_free_loaner_only_at_or_above_the_threshold_or_on_warranty(
 def test_a_loaner_at_most_max_days(until, broken):
     found = _loaner_violations("WO-1009", "CUS-1010", until, False)
     assert bool(found) is broken and (not found or "5" in found[0]), found
+
+
+def _escalations(calls: list[tuple[str, dict[str, Any]]], params: dict[str, Any]) -> list[str]:
+    world, initial = _world()
+    for tool, args in calls:
+        _ok(world, tool, **args)
+    ctx = RuleContext(
+        initial, world.state, diff(initial, world.state), list(world.ledger), world.trace
+    )
+    return [v.message for v in RULE_TYPES["escalation_required"].check(params, ctx)]
+
+
+def _approve(order: str, who: str, cents: int) -> tuple[str, dict[str, Any]]:
+    return (
+        "approve_work_order",
+        {"work_order_id": order, "customer_id": who, "amount_cents": cents},
+    )
+
+
+@pytest.mark.parametrize(("limit", "broken"), [(46950, True), (46951, False)])
+def test_an_approval_at_the_limit_goes_to_a_person(limit, broken):
+    params = {"tools": ["approve_work_order"], "min_amount_cents": limit}
+    found = _escalations([_approve("WO-1001", "CUS-1001", 46950)], params)
+    assert bool(found) is broken, found
+
+
+def test_an_approval_on_a_warranty_claim_goes_to_a_person_and_no_other():
+    params = {"tools": ["approve_work_order"], "where": {"warranty_claim": True}}
+    assert _escalations([_approve("WO-1006", "CUS-1008", 57000)], params)
+    assert not _escalations([_approve("WO-1001", "CUS-1001", 46950)], params)
+    # The filter compares values: a flag that is merely present but false does not match.
+    assert not _escalations(
+        [_approve("WO-1006", "CUS-1008", 57000)],
+        {"tools": ["approve_work_order"], "where": {"warranty_claim": False}},
+    )
+
+
+def test_a_special_order_approval_breaks_the_irreversible_only_rule():
+    params = {"tools": ["approve_work_order"], "irreversible_only": True}
+    assert _escalations([_approve("WO-1005", "CUS-1007", 70500)], params)
+    assert not _escalations([_approve("WO-1001", "CUS-1001", 46950)], params)
