@@ -24,6 +24,7 @@ from tools import (
     pets,
     prescriptions,
     subscriptions,
+    workorders,
 )
 from tools.contract import Tool
 from tools.errors import ToolError
@@ -158,5 +159,6 @@ def default_registry() -> ToolRegistry:
             *pets.TOOLS,
             *pet_prescriptions.TOOLS,
             *prescriptions.TOOLS,
+            *workorders.TOOLS,
         ]
     )
