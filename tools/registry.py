@@ -14,10 +14,12 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from tools import (
     appointments,
+    classes,
     commerce,
     customers,
     giftcards,
     history,
+    memberships,
     messaging,
     payments,
     pets,
@@ -154,5 +156,7 @@ def default_registry() -> ToolRegistry:
             *history.TOOLS,
             *giftcards.TOOLS,
             *pets.TOOLS,
+            *memberships.TOOLS,
+            *classes.TOOLS,
         ]
     )
