@@ -112,7 +112,7 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("I couldn't end the freeze on your membership.",),
     ),
     "book_class": (
-        ("I've booked your place in the class.", "You've got a place in that class."),
+        ("I've booked your place in the class.", "You're booked into the class."),
         ("I wasn't able to book the class.",),
     ),
     "cancel_class_booking": (
