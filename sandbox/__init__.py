@@ -20,7 +20,15 @@ from sandbox.tables import STANDARD_TABLES, TableSpec
 from sandbox.world import ToolCallRecord, World
 
 # Rule types judged by effect register themselves beside the mechanism rules of sandbox.rules.
-from sandbox import rules_charges, rules_loaners, rules_money, rules_privacy, rules_records, rules_rows  # noqa: F401  isort: skip
+from sandbox import (
+    rules_charges,
+    rules_loaners,
+    rules_memberships,
+    rules_money,
+    rules_privacy,
+    rules_records,
+    rules_rows,
+)  # noqa: F401  isort: skip
 
 __all__ = [
     "STANDARD_TABLES",

@@ -14,10 +14,12 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from tools import (
     appointments,
+    classes,
     commerce,
     customers,
     giftcards,
     history,
+    memberships,
     messaging,
     payments,
     pet_prescriptions,
@@ -160,5 +162,7 @@ def default_registry() -> ToolRegistry:
             *pet_prescriptions.TOOLS,
             *prescriptions.TOOLS,
             *workorders.TOOLS,
+            *memberships.TOOLS,
+            *classes.TOOLS,
         ]
     )

@@ -118,6 +118,25 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         ("I couldn't pause your subscription.",),
     ),
+    "freeze_membership": (
+        (
+            "I've frozen your membership until {until}.",
+            "Your membership is frozen until {until}.",
+        ),
+        ("I couldn't freeze your membership.",),
+    ),
+    "end_freeze": (
+        ("I've ended the freeze on your membership.",),
+        ("I couldn't end the freeze on your membership.",),
+    ),
+    "book_class": (
+        ("I've booked your place in the class.", "You're booked into the class."),
+        ("I wasn't able to book the class.",),
+    ),
+    "cancel_class_booking": (
+        ("I've cancelled your place in the class.",),
+        ("I couldn't cancel your place in the class.",),
+    ),
     "cancel_subscription": (
         ("I've cancelled your subscription.", "Your subscription has been cancelled."),
         ("I wasn't able to cancel your subscription.",),

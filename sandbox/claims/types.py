@@ -7,6 +7,12 @@ from typing import Any, Protocol
 
 # Which tools perform which kind of action (one tool, one kind).
 TOOL_KINDS: dict[str, str] = {
+    # A gym's class places and freezes are bookings, cancellations and pauses to a caller; they
+    # come first so each kind's last tool (ledger-summary's "pending" wording) stays the same.
+    "book_class": "booking",
+    "cancel_class_booking": "cancellation",
+    "freeze_membership": "pause",
+    "end_freeze": "pause",
     "book_appointment": "booking",
     "reschedule_appointment": "reschedule",
     "cancel_appointment": "cancellation",
