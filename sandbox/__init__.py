@@ -26,6 +26,7 @@ from sandbox import (
     rules_memberships,
     rules_money,
     rules_privacy,
+    rules_questions,
     rules_records,
     rules_rows,
 )  # noqa: F401  isort: skip
