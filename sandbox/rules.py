@@ -436,14 +436,14 @@ def late_cancellations(
     cancels late). A booking made in the same session and cancelled in it is the caller
     changing their mind before hanging up: nothing was held for them, no fee is owed.
     """
-    out = []
+    out: list[tuple[LedgerEntry, Mapping[str, Any], float]] = []
     for entry in ctx.ok("cancel_appointment"):
         appt_id = _args(entry).get("appointment_id")
         # A cancellation changes its appointment, so its before-image is always there.
         appt = next(
             c.before for c in entry.changes if c.table == "appointments" and c.id == appt_id
         )
-        if not appt or _made_in_session(ctx, "appointments", appt_id, entry):
+        if not appt or _made_in_session(ctx, "appointments", appt["id"], entry):
             continue
         notice = (parse_time(appt["start"]) - parse_time(entry.time)) / timedelta(hours=1)
         if notice < hours:
