@@ -183,3 +183,24 @@ def test_each_node_sends_its_episodes_to_its_own_server(
     assert outcome.statuses == {"scored": 2}
     assert server.requests  # this node's server answered them
     assert {e.provenance["base_url"] for e in episodes} == {server.openai_base_url}
+
+
+def test_a_refused_key_stops_its_model_on_every_shard_and_the_rest_stays_planned(
+    cluster: int, server: LocalServer, tmp_path: Path
+):
+    from adapters.server import Fault
+
+    server.inject(Fault.http(401, times=100))
+    # Three shards of four (one episode in flight each); two run at once.
+    config = mini_config(
+        models=("openai/echo",), base_url=server.openai_base_url, trials=2, concurrency=2
+    )
+    with Store(tmp_path / "h.db") as store:
+        outcome = run_evaluation(config, store, executor="ray")
+        stored = store.episodes(outcome.run_id)
+    assert "refused the API key" in outcome.halted["openai/echo"]
+    # Each shard stops at its first failure: no more than one episode per shard is paid for,
+    # and every other planned episode is left for --resume, none lost.
+    assert 1 <= len(stored) <= 3
+    assert {e.status for e in stored} == {"infrastructure_error"}
+    assert len(stored) + outcome.left["openai/echo"] == outcome.planned
