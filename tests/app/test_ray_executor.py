@@ -204,3 +204,21 @@ def test_a_refused_key_stops_its_model_on_every_shard_and_the_rest_stays_planned
     assert 1 <= len(stored) <= 3
     assert {e.status for e in stored} == {"infrastructure_error"}
     assert len(stored) + outcome.left["openai/echo"] == outcome.planned
+
+
+def test_an_agent_bug_on_a_worker_stops_the_run_like_the_local_executor(
+    cluster: int, tmp_path: Path
+):
+    from opsbench.errors import AgentCrashError
+
+    config = mini_config(models=("python:tests.app.ray_agents:Buggy",), trials=2)
+    with Store(tmp_path / "c.db") as store, pytest.raises(AgentCrashError) as raised:
+        run_evaluation(config, store, run_id="c", executor="ray")
+    message = str(raised.value)
+    assert "python:tests.app.ray_agents:Buggy raised RuntimeError: agent bug" in message
+    assert "trial 1" in message and "--resume c" in message
+    with Store(tmp_path / "c.db") as store:
+        stored = store.episodes("c")
+    # What finished before the bug is stored and scored; no episode of the buggy trial is.
+    assert stored and {e.trial for e in stored} == {0}
+    assert {e.status for e in stored} == {"scored"}
