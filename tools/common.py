@@ -23,6 +23,9 @@ LABELS = {
     "messages": "message",
     "notes": "note",
     "escalations": "escalation",
+    "rooms": "room",
+    "rate_plans": "rate plan",
+    "stays": "stay",
 }
 
 # Verification answers are secrets: a tool never reads them back to the assistant.

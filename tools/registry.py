@@ -21,6 +21,7 @@ from tools import (
     messaging,
     payments,
     pets,
+    stays,
     subscriptions,
 )
 from tools.contract import Tool
@@ -154,5 +155,6 @@ def default_registry() -> ToolRegistry:
             *history.TOOLS,
             *giftcards.TOOLS,
             *pets.TOOLS,
+            *stays.TOOLS,
         ]
     )
