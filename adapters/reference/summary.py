@@ -118,7 +118,7 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("I wasn't able to update your contact details.",),
     ),
     "hold_room": (
-        ("The room is held for you until {until}.", "I've put the room on hold until {until}."),
+        ("The room is held for you for {hours} hours.",),
         ("I wasn't able to hold the room.",),
     ),
     "book_stay": (
@@ -178,5 +178,6 @@ def sentence(tool: str, done: bool, arguments: dict[str, Any], rng: random.Rando
         "check_in": arguments.get("check_in", "the day we agreed"),
         "check_out": arguments.get("check_out", "the day we agreed"),
         "arrival": arguments.get("arrival", "the time we agreed"),
+        "hours": arguments.get("hours", "the agreed"),
     }
     return template.format(**fields).replace("  ", " ")
