@@ -108,6 +108,9 @@ def _dry_arguments(tool: str, record_id: str) -> dict[str, Any] | None:
             out[name] = record_id
         elif schema.get("type") == "string":
             out[name] = "policy check"
+        elif schema.get("type") == "integer":
+            # An amount (a damage charge) tries the smallest the schema allows.
+            out[name] = schema.get("minimum", 1)
         else:
             return None
     return out

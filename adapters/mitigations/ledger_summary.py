@@ -24,7 +24,11 @@ from contract.messages import AssistantTurn, TurnRequest
 from sandbox.claims import TOOL_KINDS, Claim, LexiconClaimChecker
 
 _CHECKER = LexiconClaimChecker()
-_KIND_TOOLS: dict[str, str] = {kind: tool for tool, kind in TOOL_KINDS.items()}
+# The first tool of each kind speaks for it (several tools may share one kind: a hotel's
+# book_stay is a booking like book_appointment).
+_KIND_TOOLS: dict[str, str] = {}
+for _tool, _kind in TOOL_KINDS.items():
+    _KIND_TOOLS.setdefault(_kind, _tool)
 
 
 def _money(cents: Any) -> str:
@@ -42,6 +46,9 @@ def _fields(arguments: dict[str, Any], error: str) -> dict[str, str]:
         "quantity": str(arguments.get("quantity", "the items")),
         "amount": _money(arguments.get("amount_cents")),
         "until": str(arguments.get("until", "the date we agreed")),
+        "check_in": str(arguments.get("check_in", "the day we agreed")),
+        "check_out": str(arguments.get("check_out", "the day we agreed")),
+        "arrival": str(arguments.get("arrival", "the time we agreed")),
         "error": error.rstrip(".") or "it returned an error",
     }
 

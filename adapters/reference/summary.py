@@ -138,7 +138,7 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "refund_stay_deposit": (
         ("I've refunded your deposit to your card.", "Your deposit refund has been processed."),
-        ("I couldn't process the deposit refund.",),
+        ("I couldn't refund your deposit.",),
     ),
     "add_early_checkin": (
         ("I've booked you in for early check-in from {arrival}.",),
