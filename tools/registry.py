@@ -21,6 +21,7 @@ from tools import (
     messaging,
     payments,
     pets,
+    stay_charges,
     stays,
     subscriptions,
 )
@@ -156,5 +157,6 @@ def default_registry() -> ToolRegistry:
             *giftcards.TOOLS,
             *pets.TOOLS,
             *stays.TOOLS,
+            *stay_charges.TOOLS,
         ]
     )

@@ -1,4 +1,4 @@
-"""Hotel tools: rooms free over a date range, holds, stays, date changes, cancellation, extras.
+"""Hotel stays: rooms free over a date range, holds, bookings, date changes, cancellation.
 
 A stay occupies one room for the nights from ``check_in`` up to (not including) ``check_out``,
 so one guest can check out on the morning another checks in. The tables are declared by the
@@ -8,14 +8,12 @@ tools apply it so a caller cannot talk the system past it:
 
 - ``book_stay`` charges the plan's deposit (a flexible rate: its deposit nights; a
   non-refundable rate: the whole stay) to the card on file against the new stay;
-- ``refund_stay_deposit`` gives back only what the plan owes: the deposit of a flexible stay
-  cancelled before its free-cancellation deadline; a non-refundable prepayment never;
-- ``cancel_stay`` on a non-refundable rate forfeits the prepayment and releases the rate: the
-  ledger marks it irreversible;
-- ``charge_damage`` posts a damage charge after checkout: irreversible (it is a manager's
-  decision, which the business's rules say);
-- ``add_early_checkin`` posts the room's early check-in fee (due on arrival), and only when the
-  room is empty the night before.
+- ``modify_stay`` moves only a flexible stay, and a hold is confirmed, never doubled;
+- ``cancel_stay`` moves no money; on a non-refundable rate it forfeits the prepayment and
+  releases the rate, so the ledger marks it irreversible.
+
+The money on a stay after booking (the deposit refund the plan owes, early check-in, damage)
+is in :mod:`tools.stay_charges`, which shares the helpers below.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from typing import Any
 from tools.common import arg_date, money, now, require
 from tools.contract import Effect, Tool, WorldTx
 from tools.errors import conflict, invalid
-from tools.params import cents, choice, integer, obj, ref, text
+from tools.params import choice, integer, obj, ref, text
 from tools.params import date as date_param
 from tools.timefmt import format_time
 
@@ -34,10 +32,10 @@ from tools.timefmt import format_time
 _OCCUPYING = ("held", "booked", "checked_in")
 HOLD_HOURS_MAX = 48
 MAX_NIGHTS = 30
-_PAYMENT_LINKS = {"order_id": None, "appointment_id": None, "subscription_id": None}
+PAYMENT_LINKS = {"order_id": None, "appointment_id": None, "subscription_id": None}
 
 
-def _need(tx: WorldTx, field: str) -> None:
+def need_rooms(tx: WorldTx, field: str) -> None:
     if not (tx.has_table("stays") and tx.has_table("rooms")):
         raise invalid("This business keeps no room bookings.", field)
 
@@ -60,7 +58,7 @@ def _live(tx: WorldTx, stay: dict[str, Any]) -> bool:
     return True
 
 
-def _clashes(
+def clashes(
     tx: WorldTx, room_id: str, start: date, end: date, ignore: str | None = None
 ) -> list[dict[str, Any]]:
     """Live stays in the room whose nights overlap [start, end), in id order."""
@@ -102,7 +100,7 @@ def _quote(room: dict[str, Any], plan: dict[str, Any], start: date, nights: int)
     }
 
 
-def _stay(tx: WorldTx, stay_id: str, *statuses: str) -> dict[str, Any]:
+def stay_in(tx: WorldTx, stay_id: str, *statuses: str) -> dict[str, Any]:
     stay = require(tx, "stays", stay_id, "stay_id")
     if statuses and stay["status"] not in statuses:
         raise conflict(f"Stay {stay_id} is {stay['status']}.", "stay_id")
@@ -121,7 +119,7 @@ def _guests(args: dict[str, Any], room: dict[str, Any]) -> int:
 
 def search_rooms(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     """Rooms free for every night of the range, with each rate plan's price and deposit."""
-    _need(tx, "check_in")
+    need_rooms(tx, "check_in")
     start, _, nights = _nights(args["check_in"], args["check_out"])
     end = start + timedelta(days=nights)
     if start < now(tx).date():
@@ -130,7 +128,7 @@ def search_rooms(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     plans = list(tx.rows("rate_plans")) if tx.has_table("rate_plans") else []
     free = []
     for room in tx.rows("rooms"):
-        if room["max_guests"] < wanted or _clashes(tx, room["id"], start, end):
+        if room["max_guests"] < wanted or clashes(tx, room["id"], start, end):
             continue
         if args.get("room_type") and room["type"] != args["room_type"]:
             continue
@@ -141,7 +139,7 @@ def search_rooms(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
 
 def list_stays(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     """The stays the customer booked (they are the booker), oldest first."""
-    _need(tx, "customer_id")
+    need_rooms(tx, "customer_id")
     require(tx, "customers", args["customer_id"], "customer_id")
     stays = sorted(tx.find("stays", customer_id=args["customer_id"]), key=lambda s: s["check_in"])
     return {"stays": stays}
@@ -149,7 +147,7 @@ def list_stays(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
 
 def hold_room(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     """Hold a room for the dates without a deposit, for ``hours`` (the booker confirms later)."""
-    _need(tx, "room_id")
+    need_rooms(tx, "room_id")
     customer = require(tx, "customers", args["customer_id"], "customer_id")
     room = require(tx, "rooms", args["room_id"], "room_id")
     start, end, nights = _nights(args["check_in"], args["check_out"])
@@ -157,7 +155,7 @@ def hold_room(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     guests = _guests(args, room)
     if start < now(tx).date():
         raise invalid("check_in is in the past.", "check_in")
-    if _clashes(tx, room["id"], start, end):
+    if clashes(tx, room["id"], start, end):
         raise conflict(f"{room['name']} is taken for some of those nights.", "room_id")
     until = format_time(now(tx) + timedelta(hours=args["hours"]))
     stay = tx.insert(
@@ -183,7 +181,7 @@ def hold_room(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
 
 def book_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     """Book a room (or confirm the booker's hold on it) and charge the rate plan's deposit."""
-    _need(tx, "room_id")
+    need_rooms(tx, "room_id")
     customer = require(tx, "customers", args["customer_id"], "customer_id")
     room = require(tx, "rooms", args["room_id"], "room_id")
     start, end, nights = _nights(args["check_in"], args["check_out"])
@@ -191,19 +189,19 @@ def book_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     guests = _guests(args, room)
     if start < now(tx).date():
         raise invalid("check_in is in the past.", "check_in")
-    clashes = _clashes(tx, room["id"], start, end)
+    taken = clashes(tx, room["id"], start, end)
     # The booker's own hold on exactly these nights becomes the booking rather than blocking it.
     hold = next(
         (
             s
-            for s in clashes
+            for s in taken
             if s["status"] == "held"
             and s["customer_id"] == customer["id"]
             and (s["check_in"], s["check_out"]) == (start.isoformat(), end.isoformat())
         ),
         None,
     )
-    if [s for s in clashes if s is not hold]:
+    if [s for s in taken if s is not hold]:
         raise conflict(f"{room['name']} is taken for some of those nights.", "room_id")
     quote = _quote(room, plan, start, nights)
     fields = {
@@ -242,7 +240,7 @@ def book_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
             "description": f"Room {what}: {stay['id']} ({room['name']}, {nights} nights, "
             f"{plan['name']})",
             "at": tx.now,
-            **_PAYMENT_LINKS,
+            **PAYMENT_LINKS,
             "refund_of": None,
         },
     )
@@ -252,8 +250,8 @@ def book_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
 
 def modify_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     """Move a flexible-rate stay to new dates (and optionally another room) at the same rate."""
-    _need(tx, "stay_id")
-    stay = _stay(tx, args["stay_id"], "booked", "held")
+    need_rooms(tx, "stay_id")
+    stay = stay_in(tx, args["stay_id"], "booked", "held")
     if stay["rate_plan"] == "non_refundable":
         raise conflict(
             "A non-refundable stay cannot be changed: its dates and room are fixed.", "stay_id"
@@ -268,7 +266,7 @@ def modify_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
         stay["room_id"],
     ):
         raise conflict("The stay already has those dates and that room.", "check_in")
-    if _clashes(tx, room["id"], start, end, ignore=stay["id"]):
+    if clashes(tx, room["id"], start, end, ignore=stay["id"]):
         raise conflict(f"{room['name']} is taken for some of those nights.", "check_in")
     _guests({"guests": stay.get("guests", 1)}, room)
     quote = _quote(room, _plan(tx, stay["rate_plan"]), start, nights)
@@ -290,8 +288,8 @@ def modify_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
 def cancel_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     """Cancel a held or booked stay. Money is not moved here: ``refund_stay_deposit`` returns
     what the rate plan owes. Cancelling a non-refundable stay forfeits its prepayment."""
-    _need(tx, "stay_id")
-    stay = _stay(tx, args["stay_id"], "booked", "held")
+    need_rooms(tx, "stay_id")
+    stay = stay_in(tx, args["stay_id"], "booked", "held")
     forfeited = 0
     if stay["status"] == "booked":
         late = stay.get("free_cancel_until") is None or tx.now > str(stay["free_cancel_until"])
@@ -317,103 +315,7 @@ def cancel_stay(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def refund_stay_deposit(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
-    """Refund the deposit of a flexible stay cancelled before its free-cancellation deadline."""
-    _need(tx, "stay_id")
-    stay = _stay(tx, args["stay_id"], "cancelled")
-    if stay["rate_plan"] == "non_refundable":
-        raise conflict("A non-refundable prepayment is not refunded.", "stay_id")
-    deadline = stay.get("free_cancel_until")
-    if not stay.get("cancelled_at") or deadline is None or str(stay["cancelled_at"]) > deadline:
-        raise conflict(
-            f"Stay {stay['id']} was cancelled after its free-cancellation deadline "
-            f"({deadline}); the deposit is kept.",
-            "stay_id",
-        )
-    charge = require(tx, "payments", stay.get("deposit_payment_id") or "", "stay_id")
-    left = charge["amount_cents"] - charge.get("refunded_cents", 0)
-    if left <= 0:
-        raise conflict(f"The deposit {charge['id']} was already refunded.", "stay_id")
-    tx.update("payments", charge["id"], refunded_cents=charge["amount_cents"], status="refunded")
-    refund = tx.insert(
-        "payments",
-        {
-            "customer_id": charge["customer_id"],
-            "kind": "refund",
-            "amount_cents": left,
-            "status": "completed",
-            "refunded_cents": 0,
-            "description": f"Deposit refund: {stay['id']} cancelled in time",
-            "at": tx.now,
-            **_PAYMENT_LINKS,
-            "refund_of": charge["id"],
-        },
-    )
-    return {"payment": refund, "refunded": money(left)}
-
-
-def add_early_checkin(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
-    """Arrange arrival before the room's check-in time; posts its fee, due on arrival."""
-    _need(tx, "stay_id")
-    stay = _stay(tx, args["stay_id"], "booked")
-    room = require(tx, "rooms", stay["room_id"], "stay_id")
-    arrival = args["arrival"]
-    if not ("09:00" <= arrival < room["check_in_time"]):
-        raise invalid(f"Early check-in is from 09:00 to before {room['check_in_time']}.", "arrival")
-    if stay.get("early_checkin"):
-        raise conflict(f"Early check-in at {stay['early_checkin']} is already arranged.", "stay_id")
-    start = arg_date(stay["check_in"], "stay_id")
-    night_before = [
-        s for s in _clashes(tx, room["id"], start - timedelta(days=1), start, ignore=stay["id"])
-    ]
-    if night_before:
-        raise conflict(
-            f"{room['name']} is occupied the night before; early check-in cannot be promised.",
-            "stay_id",
-        )
-    updated = tx.update("stays", stay["id"], early_checkin=arrival)
-    fee = tx.insert(
-        "payments",
-        {
-            "customer_id": stay["customer_id"],
-            "kind": "fee",
-            "amount_cents": room["early_checkin_cents"],
-            "status": "due",
-            "refunded_cents": 0,
-            "description": f"Early check-in fee: {stay['id']} from {arrival}",
-            "at": tx.now,
-            **_PAYMENT_LINKS,
-            "refund_of": None,
-        },
-    )
-    return {"stay": updated, "fee": fee, "fee_due": money(room["early_checkin_cents"])}
-
-
-def charge_damage(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
-    """Charge the card on file for damage found after a stay (irreversible)."""
-    _need(tx, "stay_id")
-    stay = _stay(tx, args["stay_id"], "checked_out")
-    tx.escalate_effect(
-        Effect.IRREVERSIBLE, f"damage charged to the guest's card after {stay['id']}"
-    )
-    payment = tx.insert(
-        "payments",
-        {
-            "customer_id": stay["customer_id"],
-            "kind": "charge",
-            "amount_cents": args["amount_cents"],
-            "status": "completed",
-            "refunded_cents": 0,
-            "description": f"Damage: {args['description']} ({stay['id']})",
-            "at": tx.now,
-            **_PAYMENT_LINKS,
-            "refund_of": None,
-        },
-    )
-    return {"payment": payment, "charged": money(args["amount_cents"])}
-
-
-_STAY = ref("stays", "The stay's id, e.g. STY-1001.")
+STAY_ID = ref("stays", "The stay's id, e.g. STY-1001.")
 _ROOM = ref("rooms", "The room's id, e.g. RM-1001.", enum_ids=True)
 _CUSTOMER = ref("customers", "The booker's customer id.")
 _PLAN = choice(["flexible", "non_refundable"], "The rate plan.")
@@ -493,7 +395,7 @@ TOOLS = [
         "modify_stay",
         "Change the dates (and optionally the room) of a flexible-rate stay; non-refundable stays "
         "cannot be changed.",
-        obj(["stay_id", "check_in", "check_out"], stay_id=_STAY, **_DATES, room_id=_ROOM),
+        obj(["stay_id", "check_in", "check_out"], stay_id=STAY_ID, **_DATES, room_id=_ROOM),
         Effect.REVERSIBLE,
         modify_stay,
         inverse="modify_stay",
@@ -503,48 +405,9 @@ TOOLS = [
         "cancel_stay",
         "Cancel a held or booked stay. Does not refund: use refund_stay_deposit for a flexible "
         "stay cancelled in time. Cancelling a non-refundable stay forfeits its prepayment.",
-        obj(["stay_id", "reason"], stay_id=_STAY, reason=text("Why.", max_length=300)),
+        obj(["stay_id", "reason"], stay_id=STAY_ID, reason=text("Why.", max_length=300)),
         Effect.COMPENSABLE,
         cancel_stay,
         tables=("stays",),
-    ),
-    Tool(
-        "refund_stay_deposit",
-        "Refund the deposit of a flexible-rate stay that was cancelled before its "
-        "free-cancellation deadline.",
-        obj(["stay_id"], stay_id=_STAY),
-        Effect.COMPENSABLE,
-        refund_stay_deposit,
-        tables=("stays", "payments"),
-    ),
-    Tool(
-        "add_early_checkin",
-        "Arrange early check-in for a booked stay; the room's early check-in fee is posted, due "
-        "on arrival. Only possible when the room is empty the night before.",
-        obj(
-            ["stay_id", "arrival"],
-            stay_id=_STAY,
-            arrival={
-                "type": "string",
-                "pattern": r"^\d{2}:\d{2}$",
-                "description": "Arrival time on the check-in day, HH:MM.",
-            },
-        ),
-        Effect.COMPENSABLE,
-        add_early_checkin,
-        tables=("stays", "rooms", "payments"),
-    ),
-    Tool(
-        "charge_damage",
-        "Charge the card on file for damage found in the room after a stay.",
-        obj(
-            ["stay_id", "amount_cents", "description"],
-            stay_id=_STAY,
-            amount_cents=cents("The amount to charge."),
-            description=text("What was damaged.", max_length=300),
-        ),
-        Effect.IRREVERSIBLE,
-        charge_damage,
-        tables=("stays", "payments"),
     ),
 ]
