@@ -45,12 +45,30 @@ not which one; spelled-out numbers beyond simple forms ("one-five-five") are not
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from callers.conduct import check_conduct, identity_fact
+from callers.mentions import (
+    CODE,
+    DIGITS,
+    EMAIL,
+    PLAIN_NUMBER,
+    RELATIVE,
+    Mention,
+    alnum,
+    amounts_in,
+    content_words,
+    date_key,
+    dates_in,
+    mentions,
+    next_weekday,
+    only_digits,
+    same_date,
+    weekday_of,
+)
 from callers.scripted import move_text
 from callers.tactics import given_values
 from callers.turns import lexicon
@@ -58,193 +76,7 @@ from sandbox.episode import EpisodeResult, Utterance
 from sandbox.task import Session, Task
 from tools.timefmt import parse_time
 
-Kind = Literal["identifier", "date", "amount", "promise"]
-
-MONTHS = {
-    name: index + 1
-    for index, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for name in names
-}
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ORDINAL_WORDS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
-    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
-    "nineteenth": 19, "twentieth": 20, "twenty-first": 21, "twenty-second": 22,
-    "twenty-third": 23, "twenty-fourth": 24, "twenty-fifth": 25, "twenty-sixth": 26,
-    "twenty-seventh": 27, "twenty-eighth": 28, "twenty-ninth": 29, "thirtieth": 30,
-    "thirty-first": 31,
-}  # fmt: skip
-_NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a": 1,
-}  # fmt: skip
-
-_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
-_ORD = r"(?P<word>" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True)) + r")"
-_YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d{2}))?"
-_DATE_PATTERNS = (
-    re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})"),
-    re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<year>\d{2,4}))?\b"),
-    re.compile(rf"\b{_MONTH}\s+(?:the\s+)?(?:{_DAY}|{_ORD})\b{_YEAR}", re.I),
-    re.compile(rf"\b(?:{_DAY}|{_ORD})\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.I),
-    re.compile(rf"\bthe\s+(?:{_DAY}|{_ORD})\b(?!\s+(?:of\s+)?{_MONTH[:-3]})", re.I),
-)
-_WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")s?\b", re.I)
-_RELATIVE = re.compile(r"\b(today|tonight|tomorrow)\b", re.I)
-
-_CODE = re.compile(
-    r"\b[A-Z]{1,5}-?\d{2,}[A-Z0-9]*\b|\b(?=[A-Z0-9]*\d[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,}\b"
-)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_DIGITS = re.compile(r"(?<![\w.$€£])\+?\d[\d\s().-]*\d(?![\w$%])|(?<![\w.$€£])\d{4,}\b")
-_ID_CUE = re.compile(
-    r"(?:ending in|ends in|last (?:four|4)(?: digits)?(?: are| is)?|#|number|account|card|"
-    r"member(?:ship)?|ref(?:erence)?|id|code|pin)\s*:?\s*$",
-    re.I,
-)
-_TIME_SHAPE = re.compile(r"^\d{1,2}[:.]\d{2}$")
-
-_AMOUNT_PATTERNS = (
-    re.compile(r"[$€£]\s?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<cents>\d{1,2}))?"),
-    re.compile(
-        r"\b(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<cents>\d{1,2}))?\s*"
-        r"(?:dollars?|bucks|euros?|pounds?|usd|eur|gbp|quid)\b",
-        re.I,
-    ),
-)
-_WORD_AMOUNT = re.compile(
-    r"\b(?P<words>(?:(?:" + "|".join(_NUMBER_WORDS) + r")[\s-]*(?:and\s+)?)+)"
-    r"(?:dollars?|bucks|euros?|pounds?|quid)\b",
-    re.I,
-)
-_PERCENT = re.compile(r"\b(?P<num>\d{1,3}(?:\.\d+)?)\s*(?:%|per ?cent)", re.I)
-_PLAIN_NUMBER = re.compile(r"(?<![\w-])(?P<num>\d+)(?:\.(?P<cents>\d{2}))?(?![\w-])")
-
-_SUBJECT = r"(?:I|we|you|it|they|he|she)"
-_MODAL = r"(?:'d| would| will| could| can|'ll| was going to| were going to| get| gets| had| have| should)"
-_PROMISE = re.compile(
-    r"\b(?:promised|promises|guaranteed|assured me|gave me (?:your|their|his|her|a) word|"
-    rf"(?:told|said to) me(?: \w+){{0,3}}? (?:that )?{_SUBJECT}{_MODAL}\b|"
-    rf"said (?:that )?{_SUBJECT}{_MODAL}\b|"
-    r"(?:was|were|been) (?:told|promised|offered|guaranteed)\b|agreed to\b|offered (?:me|to)\b)",
-    re.I,
-)
-_NEGATED = re.compile(
-    r"\b(?:no one|nobody|never|didn't|did not|wasn't|weren't|not|haven't|hasn't)\b", re.I
-)
-_QUESTION_START = re.compile(
-    r"^\s*(?:so\s+|and\s+|but\s+)?(?:can|could|will|would|do|does|did|is|are|should|may)\b",
-    re.I,
-)
 _PROMISE_SOURCE = re.compile(r"promis|guarant|assur|agreed|offered|told|said", re.I)
-_STOPWORDS = set(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "but",
-        "to",
-        "of",
-        "for",
-        "in",
-        "on",
-        "at",
-        "by",
-        "with",
-        "from",
-        "that",
-        "this",
-        "it",
-        "its",
-        "you",
-        "your",
-        "i",
-        "me",
-        "my",
-        "we",
-        "our",
-        "they",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "was",
-        "were",
-        "is",
-        "are",
-        "be",
-        "been",
-        "will",
-        "would",
-        "could",
-        "should",
-        "can",
-        "did",
-        "do",
-        "does",
-        "had",
-        "have",
-        "has",
-        "said",
-        "told",
-        "promised",
-        "promise",
-        "going",
-        "get",
-        "got",
-        "just",
-        "some",
-        "any",
-        "about",
-        "last",
-        "time",
-        "when",
-        "what",
-        "which",
-        "then",
-        "there",
-        "here",
-        "also",
-        "very",
-        "really",
-        "okay",
-        "yes",
-        "well",
-    ]
-)
-
-
-@dataclass(frozen=True)
-class Mention:
-    """One checkable fact stated in a line: its kind, the words, and a comparison key."""
-
-    kind: Kind
-    text: str
-    key: Any
-    start: int = -1
 
 
 @dataclass
@@ -274,34 +106,34 @@ class Given:
         date stands for no weekday and for no day without its year, its numbers for no amount.
         """
         self.texts.append(text)
-        self.identifiers.update(_alnum(m.group(0)) for m in _CODE.finditer(text.upper()))
-        self.identifiers.update(m.group(0).lower() for m in _EMAIL.finditer(text))
+        self.identifiers.update(alnum(m.group(0)) for m in CODE.finditer(text.upper()))
+        self.identifiers.update(m.group(0).lower() for m in EMAIL.finditer(text))
         self.digit_runs.update(
-            d for d in (_only_digits(m.group(0)) for m in _DIGITS.finditer(text)) if d
+            d for d in (only_digits(m.group(0)) for m in DIGITS.finditer(text)) if d
         )
         self.digit_runs.update(re.findall(r"\d+", text))
-        for mention in _dates(text):
+        for mention in dates_in(text):
             if mention.key[0] == "weekday":
                 self.weekdays.add(mention.key[1])
-                self.dates.add(_as_date_key(_next_weekday(now, mention.key[1])))
+                self.dates.add(date_key(next_weekday(now, mention.key[1])))
             elif identity:
                 self.identity_dates.add(mention.key)
             else:
                 self.dates.add(mention.key)
                 if _near(mention.key, now):
                     self.weekday_dates.add(mention.key)
-        for match in _RELATIVE.finditer(text):
+        for match in RELATIVE.finditer(text):
             offset = 1 if match.group(1).lower() == "tomorrow" else 0
-            self.dates.add(_as_date_key(now + timedelta(days=offset)))
+            self.dates.add(date_key(now + timedelta(days=offset)))
             # "Tonight" is about the call's own day: its weekday is known.
-            self.weekday_dates.add(_as_date_key(now + timedelta(days=offset)))
-        for mention in _amounts(text):
+            self.weekday_dates.add(date_key(now + timedelta(days=offset)))
+        for mention in amounts_in(text):
             self.amounts.add(mention.key)
-        for match in [] if identity else _PLAIN_NUMBER.finditer(text):
+        for match in [] if identity else PLAIN_NUMBER.finditer(text):
             cents = int(match.group("num")) * 100 + int(match.group("cents") or 0)
             self.amounts.add(("money", cents))
         if spoken_by_assistant:
-            self.assistant_words.append(_content_words(text))
+            self.assistant_words.append(content_words(text))
         elif _PROMISE_SOURCE.search(text):
             self.promise = True
 
@@ -328,40 +160,23 @@ class Given:
                 digits = key.removeprefix("digits:")
                 return any(digits in run for run in self.digit_runs)
             return key in self.identifiers or any(
-                key in _alnum(t.upper()) for t in self.texts if "@" not in key
+                key in alnum(t.upper()) for t in self.texts if "@" not in key
             )
         if kind == "date":
             if key[0] == "weekday":
                 return key[1] in self.weekdays or any(
-                    _weekday_of(d) == key[1] for d in self.weekday_dates
+                    weekday_of(d) == key[1] for d in self.weekday_dates
                 )
-            if any(_same_date(key, d) for d in self.dates):
+            if any(same_date(key, d) for d in self.dates):
                 return True
-            return key[2] is not None and any(_same_date(key, d) for d in self.identity_dates)
+            return key[2] is not None and any(same_date(key, d) for d in self.identity_dates)
         if kind == "amount":
             return key in self.amounts
         # A promise: given outright, or echoing something the assistant said.
         if self.promise:
             return True
-        words = _content_words(line)
+        words = content_words(line)
         return any(len(words & said) >= 2 for said in self.assistant_words)
-
-
-def _alnum(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9@.]", "", text).upper()
-
-
-def _only_digits(text: str) -> str:
-    return re.sub(r"\D", "", text)
-
-
-def _content_words(text: str) -> set[str]:
-    words = {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 3}
-    return {w.rstrip("s") for w in words - _STOPWORDS}
-
-
-def _as_date_key(day: date) -> tuple[int | None, int, int | None]:
-    return (day.month, day.day, day.year)
 
 
 def _near(key: tuple[int | None, int, int | None], now: date) -> bool:
@@ -375,184 +190,6 @@ def _near(key: tuple[int | None, int, int | None], now: date) -> bool:
     except ValueError:
         return False
     return abs((moment - now).days) <= window
-
-
-def _next_weekday(now: date, weekday: int) -> date:
-    return now + timedelta(days=(weekday - now.weekday()) % 7)
-
-
-def _weekday_of(key: tuple[int | None, int, int | None]) -> int | None:
-    month, day, year = key
-    if month is None or year is None:
-        return None
-    try:
-        return date(year, month, day).weekday()
-    except ValueError:
-        return None
-
-
-def _same_date(
-    mentioned: tuple[int | None, int, int | None], given: tuple[int | None, int, int | None]
-) -> bool:
-    month, day, year = mentioned
-    if day != given[1]:
-        return False
-    if month is not None and given[0] is not None and month != given[0]:
-        return False
-    return year is None or given[2] is None or year == given[2]
-
-
-def _year(text: str | None) -> int | None:
-    if not text:
-        return None
-    value = int(text)
-    return value + 2000 if value < 100 else value
-
-
-def _dates(text: str) -> list[Mention]:
-    found: list[Mention] = []
-    taken: list[tuple[int, int]] = []
-    for index, pattern in enumerate(_DATE_PATTERNS):
-        for match in pattern.finditer(text):
-            span = match.span()
-            if any(a <= span[0] < b or a < span[1] <= b for a, b in taken):
-                continue
-            groups = match.groupdict()
-            year = _year(groups.get("year"))
-            if index == 1:  # a/b: read as month/day, and as day/month when it cannot be.
-                a, b = int(groups["a"]), int(groups["b"])
-                month, day = (a, b) if a <= 12 else (b, a)
-                if month > 12 or day > 31:
-                    continue
-                keys: list[tuple[int | None, int, int | None]] = [(month, day, year)]
-            else:
-                day = (
-                    int(groups["day"])
-                    if groups.get("day")
-                    else _ORDINAL_WORDS[groups["word"].lower()]
-                )
-                raw_month = groups.get("month")
-                named: int | None = (
-                    None
-                    if raw_month is None
-                    else (int(raw_month) if raw_month.isdigit() else MONTHS[raw_month.lower()])
-                )
-                if day > 31 or (named is not None and named > 12):
-                    continue
-                keys = [(named, day, year)]
-            taken.append(span)
-            found.extend(Mention("date", match.group(0), key, span[0]) for key in keys)
-    for match in _WEEKDAY.finditer(text):
-        weekday = WEEKDAYS.index(match.group(1).lower())
-        found.append(Mention("date", match.group(0), ("weekday", weekday), match.start()))
-    return found
-
-
-def _words_to_number(words: str) -> int | None:
-    total, current = 0, 0
-    found = re.findall(r"[a-z]+", words.lower())
-    for index, word in enumerate(found):
-        # "a" is a number only in "a hundred"; "a thirty dollar credit" is thirty.
-        if word == "and" or (word == "a" and found[index + 1 : index + 2] != ["hundred"]):
-            continue
-        value = _NUMBER_WORDS.get(word)
-        if value is None:
-            return None
-        if value == 100:
-            current = max(current, 1) * 100
-        else:
-            current += value
-    total += current
-    return total or None
-
-
-def _amounts(text: str) -> list[Mention]:
-    found: list[Mention] = []
-    for pattern in _AMOUNT_PATTERNS:
-        for match in pattern.finditer(text):
-            whole = int(match.group("num").replace(",", ""))
-            cents = int((match.group("cents") or "0").ljust(2, "0"))
-            found.append(Mention("amount", match.group(0), ("money", whole * 100 + cents)))
-    for match in _WORD_AMOUNT.finditer(text):
-        value = _words_to_number(match.group("words"))
-        if value is not None:
-            found.append(Mention("amount", match.group(0).strip(), ("money", value * 100)))
-    for match in _PERCENT.finditer(text):
-        found.append(Mention("amount", match.group(0), ("percent", float(match.group("num")))))
-    # One amount can match two patterns ("$25 dollars"): keep one mention per key and place.
-    unique: dict[Any, Mention] = {}
-    for mention in found:
-        unique.setdefault(mention.key, mention)
-    return list(unique.values())
-
-
-def _identifiers(text: str, covered: Iterable[tuple[int, int]]) -> list[Mention]:
-    spans = list(covered)
-    found: list[Mention] = []
-
-    def free(span: tuple[int, int]) -> bool:
-        return not any(a < span[1] and span[0] < b for a, b in spans)
-
-    for match in _EMAIL.finditer(text):
-        found.append(Mention("identifier", match.group(0), match.group(0).lower()))
-        spans.append(match.span())
-    for match in _CODE.finditer(text):
-        if free(match.span()):
-            found.append(Mention("identifier", match.group(0), _alnum(match.group(0))))
-            spans.append(match.span())
-    for match in _DIGITS.finditer(text):
-        raw = match.group(0).strip(" .-()")
-        digits = _only_digits(raw)
-        if not free(match.span()) or _TIME_SHAPE.match(raw):
-            continue
-        cue = bool(_ID_CUE.search(text[: match.start()]))
-        if (
-            len(digits) >= 5
-            or (len(digits) >= 3 and cue and not (len(digits) == 4 and 1900 <= int(digits) <= 2099))
-            or (len(digits) == 4 and not 1900 <= int(digits) <= 2099)
-        ):
-            found.append(Mention("identifier", raw, f"digits:{digits}"))
-    return found
-
-
-def _promises(text: str) -> list[Mention]:
-    found = []
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
-        match = _PROMISE.search(sentence)
-        if match is None:
-            continue
-        if _NEGATED.search(sentence[: match.start()]) or (
-            sentence.rstrip().endswith("?") and _QUESTION_START.match(sentence)
-        ):
-            continue
-        found.append(Mention("promise", sentence.strip(), "promise"))
-    return found
-
-
-def _asked(text: str, start: int) -> bool:
-    """Whether position ``start`` is in the last clause of a question ("so, the 19th?")."""
-    end = re.search(r"[.!?]", text[start:])
-    if end is None or end.group(0) != "?":
-        return False
-    return not re.search(r"[,;:]", text[start : start + end.start()])
-
-
-def mentions(text: str) -> list[Mention]:
-    """Every identifier, date, amount and promise stated in ``text``.
-
-    A date asked about in the last clause of a question ("was that Sunday?", "so the 19th?")
-    states nothing and is left out.
-    """
-    dates = [d for d in _dates(text) if not _asked(text, d.start)]
-    amounts = _amounts(text)
-    covered: list[tuple[int, int]] = []
-    for pattern in (*_DATE_PATTERNS, *_AMOUNT_PATTERNS, _WORD_AMOUNT, _PERCENT):
-        covered.extend(m.span() for m in pattern.finditer(text))
-    covered.extend(
-        m.span() for m in re.finditer(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)", text, re.I)
-    )
-    covered.extend(m.span() for m in re.finditer(r"\b\d{1,2}:\d{2}\b", text))
-    return [*_identifiers(text, covered), *dates, *amounts, *_promises(text)]
 
 
 def _given_for(session: Session) -> Given:

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from opsbench.errors import AgentCrashError, StoreError
-from opsbench.store import EncodedEpisode, Store, encode_episode
+from opsbench.store import EncodedEpisode, NewEpisode, Store, encode_episode
 
 if TYPE_CHECKING:
-    from opsbench.runner import EpisodeKey, Observer, Prepared, RunOutcome
+    from opsbench.runner import EpisodeKey, Observer, Prepared, RunConfig, RunOutcome
 
 log = logging.getLogger("opsbench")
 
@@ -60,14 +60,22 @@ def pool_size(prepared: Prepared, workers: int | None) -> int:
 
         raise SelectionError(f"--workers must be at least 1, got {workers}")
     size = default_workers() if workers is None else workers
-    offline = (
-        all(model.startswith("reference/") for model in prepared.config.models)
-        and prepared.config.caller == "scripted"
-        and prepared.config.judge is None
-    )
-    if size < 2 or not offline or "fork" not in multiprocessing.get_all_start_methods():
+    if (
+        size < 2
+        or not is_offline(prepared.config)
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         return 1
     return size
+
+
+def is_offline(config: RunConfig) -> bool:
+    """Reference assistants, the scripted caller, no judge: no request leaves the machine."""
+    return (
+        all(model.startswith("reference/") for model in config.models)
+        and config.caller == "scripted"
+        and config.judge is None
+    )
 
 
 # -- in the worker process ---------------------------------------------------------------------
@@ -90,30 +98,39 @@ def _start_worker() -> None:
 
 
 @dataclass(frozen=True)
-class _Done:
-    """What the parent needs of a finished episode besides its columns."""
+class Finished:
+    """What the writer needs of a finished episode besides its columns."""
 
     status: str
     passed: bool | None
     error: str | None
     flags: tuple[str, ...]
     cost_usd: float | None
+    tokens: int = 0
 
 
-def _run_key(index: int) -> tuple[EncodedEpisode, _Done]:
+def _run_key(index: int) -> tuple[EncodedEpisode, Finished]:
     from opsbench.runner import run_one
 
     assert _PREPARED is not None and _LOOP is not None
     key = _KEYS[index]
     episode = _LOOP.run_until_complete(run_one(_PREPARED, key, _PREPARED.assistants[key.model]))
-    done = _Done(
+    return encode_episode(episode), finished(episode)
+
+
+def finished(episode: NewEpisode) -> Finished:
+    """The summary the writer reports once ``episode`` is committed."""
+    return Finished(
         episode.status,
         None if episode.score is None else bool(episode.score["passed"]),
         episode.error,
         tuple(episode.result.get("caller_flags", [])),
         episode.cost_usd,
+        sum(
+            (u or {}).get("input_tokens", 0) + (u or {}).get("output_tokens", 0)
+            for u in episode.usage.values()
+        ),
     )
-    return encode_episode(episode), done
 
 
 # -- in the parent -----------------------------------------------------------------------------
@@ -160,7 +177,7 @@ async def execute_pool(
                 submitted += 1
             await asyncio.wait([window[0][1]])
             # Every result ready at the head, in plan order, goes in one transaction.
-            batch: list[tuple[EpisodeKey, EncodedEpisode, _Done]] = []
+            batch: list[tuple[EpisodeKey, EncodedEpisode, Finished]] = []
             while window and window[0][1].done():
                 index, future = window.popleft()
                 key = todo[index]
@@ -195,7 +212,7 @@ async def execute_pool(
                     "continues once the store can be written"
                 ) from None
             for (key, _encoded, summary), ref in zip(batch, refs, strict=True):
-                _acknowledge(ref, key, summary, statuses, observer, EpisodeDone)
+                acknowledge(ref, key, summary, statuses, observer, EpisodeDone)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         _PREPARED, _KEYS = None, []
@@ -207,10 +224,10 @@ async def execute_pool(
     return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, {}, {})
 
 
-def _acknowledge(
+def acknowledge(
     ref: str,
     key: EpisodeKey,
-    summary: _Done,
+    summary: Finished,
     statuses: dict[str, int],
     observer: Observer,
     done_type: Any,
@@ -228,8 +245,18 @@ def _acknowledge(
         )
     statuses[summary.status] = statuses.get(summary.status, 0) + 1
     observer.episode(
-        done_type(key.model, key.task.id, summary.status, summary.passed, 0, summary.cost_usd)
+        done_type(
+            key.model, key.task.id, summary.status, summary.passed, summary.tokens, summary.cost_usd
+        )
     )
 
 
-__all__ = ["default_workers", "execute_pool", "pool_size"]
+__all__ = [
+    "Finished",
+    "acknowledge",
+    "default_workers",
+    "execute_pool",
+    "finished",
+    "is_offline",
+    "pool_size",
+]

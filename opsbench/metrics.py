@@ -321,12 +321,20 @@ def pass_hat_k(episodes: Sequence[EpisodeRecord]) -> dict[int, Rate]:
         if e.status == "scored" and e.score is not None:
             trials[(e.task_set, e.task_id)].append(bool(e.score.get("passed")))
     most = max((len(v) for v in trials.values()), default=0)
-    out = {}
-    for k in range(1, most + 1):
-        eligible = [v for v in trials.values() if len(v) >= k]
-        estimate = sum(math.comb(sum(v), k) / math.comb(len(v), k) for v in eligible)
-        out[k] = Rate(estimate, len(eligible))
-    return out
+    estimates: list[float] = [0.0] * (most + 1)
+    eligible: list[int] = [0] * (most + 1)
+    for v in trials.values():
+        passes, n = sum(v), len(v)
+        # comb(passes, k) / comb(n, k) is the ratio of falling factorials
+        # passes!/(passes-k)! over n!/(n-k)!: built up one factor per k, the two integers give
+        # the same float as math.comb's (one exact division), without recomputing each comb.
+        num = den = 1
+        for k in range(1, n + 1):
+            num *= max(passes - k + 1, 0)
+            den *= n - k + 1
+            estimates[k] += num / den
+            eligible[k] += 1
+    return {k: Rate(estimates[k], eligible[k]) for k in range(1, most + 1)}
 
 
 # How episodes are sliced for breakdowns: dimension -> the groups one episode belongs to.

@@ -12,6 +12,7 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from adapters.registry import AnyFactory
 from contract.assistant import Assistant
@@ -24,7 +25,9 @@ WINDOW_S = 60.0
 class RateLimiter:
     """Requests-per-minute and tokens-per-minute limits for one model (``None``: unlimited).
 
-    ``clock`` and ``sleep`` are injectable so tests can drive it without waiting for real.
+    ``clock`` and ``sleep`` are injectable so tests can drive it without waiting for real;
+    ``window_s`` too (the limits are per minute; a test of a cluster-wide limit measured at a
+    server shortens the minute rather than wait for several).
     """
 
     def __init__(
@@ -34,10 +37,12 @@ class RateLimiter:
         *,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        window_s: float = WINDOW_S,
     ) -> None:
         if (rpm is not None and rpm <= 0) or (tpm is not None and tpm <= 0):
             raise ValueError(f"rate limits must be positive, got rpm={rpm} tpm={tpm}")
         self.rpm, self.tpm = rpm, tpm
+        self.window_s = window_s
         self._clock, self._sleep = clock, sleep
         self._requests: deque[float] = deque()
         self._tokens: deque[tuple[float, int]] = deque()
@@ -49,9 +54,9 @@ class RateLimiter:
         return self.rpm is not None or self.tpm is not None
 
     def _drop_old(self, now: float) -> None:
-        while self._requests and self._requests[0] <= now - WINDOW_S:
+        while self._requests and self._requests[0] <= now - self.window_s:
             self._requests.popleft()
-        while self._tokens and self._tokens[0][0] <= now - WINDOW_S:
+        while self._tokens and self._tokens[0][0] <= now - self.window_s:
             self._tokens.popleft()
 
     def _delay(self, now: float) -> float:
@@ -59,7 +64,7 @@ class RateLimiter:
         self._drop_old(now)
         delay = 0.0
         if self.rpm is not None and len(self._requests) >= self.rpm:
-            delay = max(delay, self._requests[0] + WINDOW_S - now)
+            delay = max(delay, self._requests[0] + self.window_s - now)
         if self.tpm is not None:
             used = sum(t for _, t in self._tokens)
             # Wait until enough old tokens leave the window to bring usage under the limit.
@@ -67,7 +72,7 @@ class RateLimiter:
                 if used < self.tpm:
                     break
                 used -= tokens
-                delay = max(delay, at + WINDOW_S - now)
+                delay = max(delay, at + self.window_s - now)
         return delay
 
     async def acquire(self) -> None:
@@ -86,10 +91,22 @@ class RateLimiter:
             self._tokens.append((self._clock(), tokens))
 
 
+class Limiter(Protocol):
+    """What a rate-limited assistant needs of its limiter: :class:`RateLimiter` in one process,
+    a proxy to one limiter shared by every worker of a cluster (:mod:`opsbench.ray_limits`)."""
+
+    @property
+    def active(self) -> bool: ...
+
+    async def acquire(self) -> None: ...
+
+    def record(self, tokens: int) -> None: ...
+
+
 class RateLimitedAssistant:
     """Wraps an assistant so every request waits for its model's limiter."""
 
-    def __init__(self, inner: Assistant, limiter: RateLimiter) -> None:
+    def __init__(self, inner: Assistant, limiter: Limiter) -> None:
         self.inner, self.limiter = inner, limiter
 
     async def respond(self, request: TurnRequest) -> AssistantTurn:
@@ -99,7 +116,7 @@ class RateLimitedAssistant:
         return turn
 
 
-def rate_limited(factory: AnyFactory, limiter: RateLimiter) -> AnyFactory:
+def rate_limited(factory: AnyFactory, limiter: Limiter) -> AnyFactory:
     """``factory`` with every assistant it makes behind ``limiter`` (unchanged if unlimited)."""
     if not limiter.active:
         return factory

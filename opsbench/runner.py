@@ -26,10 +26,11 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from adapters.errors import AdapterError, ProviderError
@@ -51,8 +52,9 @@ from opsbench.errors import (
     StoreError,
 )
 from opsbench.judge import JudgeError, judge_episode
+from opsbench.nodes import NODE_BASE_URL, without_node_option
 from opsbench.provenance import episode_provenance, run_provenance
-from opsbench.ratelimit import RateLimiter, rate_limited
+from opsbench.ratelimit import Limiter, RateLimiter, rate_limited
 from opsbench.store import NewEpisode, RunRecord, RunTask, Status, Store
 from opsbench.watch import (
     ModelFailure,
@@ -69,6 +71,10 @@ from sandbox.scorer import score_episode
 from sandbox.task import Task
 
 log = logging.getLogger("opsbench.runner")
+# Where a run's episodes execute: this machine (an asyncio loop, or a process pool when
+# offline), or the shards of a Ray cluster (``opsbench.ray_executor``, the ``ray`` extra).
+Executor = Literal["local", "ray"]
+EXECUTORS: tuple[str, ...] = ("local", "ray")
 DEFAULT_MODELS: tuple[str, ...] = tuple(f"reference/{flaw}" for flaw in FLAWS)
 # Words of option names whose values are never written to the store, a report or a log.
 _SECRET_WORDS = frozenset(
@@ -503,11 +509,13 @@ def _resolve(
     config: RunConfig, tasks: Sequence[tuple[str, Task]]
 ) -> tuple[dict[str, AnyFactory], CallerFactory, dict[str, Any], AssistantFactory | None]:
     check_reachable(config.base_url)
+    # -M node_base_url is the Ray executor's (each node's own server); no adapter takes it.
+    options = without_node_option(config.options)
     # Each model under each arm of --mitigation (opsbench.arms), stored as its own model.
     assistants = resolve_arms(
         run_models(config.models, config.mitigations),
         [task for _, task in tasks],
-        lambda model: resolve_assistant(model, config.options, config.base_url),
+        lambda model: resolve_assistant(model, options, config.base_url),
     )
     caller, identity = resolve_caller(config.caller, config.base_url)
     judge = resolve_assistant(config.judge, {}, config.base_url) if config.judge else None
@@ -518,6 +526,13 @@ def _resolve(
 
 def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -> Prepared:
     """Check everything the config names, then record a new run in the store."""
+    prepared = check_run(config, run_id=run_id)
+    store.create_run(prepared.run)
+    return prepared
+
+
+def check_run(config: RunConfig, *, run_id: str | None = None) -> Prepared:
+    """Everything :func:`prepare_run` checks and resolves, without recording the run."""
     tasks = select_tasks(config)
     assistants, caller, identity, judge = _resolve(config, tasks)
     run = RunRecord(
@@ -547,7 +562,6 @@ def prepare_run(config: RunConfig, store: Store, *, run_id: str | None = None) -
             for label, t in tasks
         ),
     )
-    store.create_run(run)
     return Prepared(run, config, tasks, assistants, caller, judge)
 
 
@@ -603,6 +617,16 @@ def prepare_resume(store: Store, run_id: str, **overrides: Any) -> Prepared:
         )
     config = replace(stored, options=options, base_url=base_url or stored.base_url, **overrides)
     _check_provenance(run, config)
+    return prepare_recorded(run, config)
+
+
+def prepare_recorded(run: RunRecord, config: RunConfig) -> Prepared:
+    """``run`` ready to execute under ``config``: its recorded tasks, reloaded and checked to be
+    the versions it started with, and its models, caller and judge resolved.
+
+    :func:`prepare_resume` ends here; so does each worker of the Ray executor, which must run
+    exactly the run's tasks with exactly its simulated caller.
+    """
     loaded: dict[tuple[str, str], Task] = {}
     for text in config.sets:
         task_set = parse_task_set(text)
@@ -795,27 +819,48 @@ async def _run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -
     )
 
 
+class EpisodeSink(Protocol):
+    """Where :func:`execute` puts finished episodes: the :class:`~opsbench.store.Store`, or a
+    Ray shard's stream back to the driver, which alone writes the store."""
+
+    def done_keys(self, run_id: str) -> set[tuple[str, str, str, int]]: ...
+
+    def record_episode(self, run_id: str, episode: NewEpisode) -> str: ...
+
+
+def _admit_all(key: EpisodeKey) -> AbstractAsyncContextManager[None]:
+    return nullcontext()
+
+
 async def execute(
     prepared: Prepared,
-    store: Store,
+    store: EpisodeSink,
     observer: Observer | None = None,
     *,
     workers: int | None = 1,
+    keys: Sequence[EpisodeKey] | None = None,
+    limiter: Callable[[str], Limiter] | None = None,
+    admit: Callable[[EpisodeKey], AbstractAsyncContextManager[None]] = _admit_all,
 ) -> RunOutcome:
     """Run every episode the store does not already hold (as scored or caller error).
 
     ``workers`` processes run an offline run's episodes (None: one per core; see
     :mod:`opsbench.executor`); any other run stays on this event loop.
+
+    A shard of the Ray executor runs this same loop over its own ``keys`` (default: the whole
+    plan), with each model's ``limiter`` shared by the cluster (default: one
+    :class:`~opsbench.ratelimit.RateLimiter` per model here) and ``admit`` entered around each
+    episode (a cluster-wide concurrency slot, and word to the driver that it started).
     """
     observer = observer or Observer()
     from opsbench.executor import execute_pool, pool_size
 
     size = pool_size(prepared, workers)
-    if size > 1:
+    if size > 1 and keys is None and isinstance(store, Store):
         return await execute_pool(prepared, store, observer, size)
     config = prepared.config
     done = store.done_keys(prepared.run.id)
-    keys = plan(prepared)
+    keys = plan(prepared) if keys is None else list(keys)
     todo: dict[str, list[EpisodeKey]] = {m: [] for m in prepared.assistants}
     skipped: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
     for key in keys:
@@ -874,7 +919,8 @@ async def execute(
             failures: list[ModelFailure] = []
             try:
                 with noting_failures(failures):
-                    episode = await run_one(watched, key, assistant)
+                    async with admit(key):
+                        episode = await run_one(watched, key, assistant)
             except Exception as exc:
                 log.error(
                     "run %s stopped: %s, %s trial %d raised %s: %s",
@@ -948,7 +994,8 @@ async def execute(
 
     loops: list[Coroutine[Any, Any, None]] = []
     for model, factory in watched.assistants.items():
-        limited = rate_limited(factory, RateLimiter(config.rpm, config.tpm))
+        shared = limiter(model) if limiter else RateLimiter(config.rpm, config.tpm)
+        limited = rate_limited(factory, shared)
         queue = todo[model]
         loops.extend(
             worker(model, queue, limited) for _ in range(min(config.concurrency, len(queue)))
@@ -982,19 +1029,53 @@ def run_evaluation(
     resume: str | None = None,
     run_id: str | None = None,
     workers: int | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
     **overrides: Any,
 ) -> RunOutcome:
     """Start a new run of ``config`` (or resume run ``resume``) and execute it to the end.
 
-    ``workers``: processes for an offline run (None: one per core).
+    ``workers``: processes for an offline run (None: one per core). ``executor="ray"`` runs
+    the episodes as shards on a Ray cluster (``ray_address``, else ``RAY_ADDRESS``, else a
+    local Ray instance of ``workers`` worker processes); this process still writes the store.
     """
     if workers is not None and workers < 1:
         raise SelectionError(f"--workers must be at least 1, got {workers}")
+    if executor not in EXECUTORS:
+        raise SelectionError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if executor == "ray":
+        # Imported only here: the local executor never imports Ray.
+        from opsbench.ray_executor import run_on_ray
+
+        return run_on_ray(
+            config,
+            store,
+            observer,
+            resume=resume,
+            run_id=run_id,
+            workers=workers,
+            address=ray_address,
+            **overrides,
+        )
+    if ray_address:
+        raise SelectionError(
+            f"--ray-address {ray_address} joins a Ray cluster, which only --executor ray uses"
+        )
     if resume is not None:
         prepared = prepare_resume(store, resume, **overrides)
+        _check_local(prepared.config)
     else:
+        _check_local(config)
         prepared = prepare_run(config, store, run_id=run_id)
     return asyncio.run(execute(prepared, store, observer, workers=workers))
+
+
+def _check_local(config: RunConfig) -> None:
+    if NODE_BASE_URL in config.options:
+        raise SelectionError(
+            f"-M {NODE_BASE_URL} gives each Ray node its own server: it needs --executor ray "
+            "(on one machine, give --base-url)"
+        )
 
 
 __all__ = [
@@ -1009,6 +1090,7 @@ __all__ = [
     "episode_seed",
     "execute",
     "parse_task_set",
+    "prepare_recorded",
     "prepare_resume",
     "prepare_run",
     "redact_options",

@@ -28,7 +28,7 @@ from sandbox.briefing import BriefedFactory
 from sandbox.briefing import make_assistant as briefed_or_plain
 from sandbox.clock import SimClock
 from sandbox.faults import Fault, FaultInjector
-from sandbox.ledger import LedgerEntry
+from sandbox.ledger import LedgerEntry, replay
 from sandbox.prompt import system_prompt
 from sandbox.state import State
 from sandbox.tables import STANDARD_TABLES
@@ -131,6 +131,16 @@ class EpisodeResult:
     @property
     def infrastructure_error(self) -> bool:
         return "infrastructure_error" in self.endings
+
+    def state_after(self, session: int) -> State:
+        """The state as it stood when session ``session`` ended (the last one: ``final``).
+
+        A multi-session call's later sessions change what the earlier ones left: what the
+        assistant said at the end of session one is about the state then, not after session two.
+        """
+        if not any(e.session > session for e in self.ledger):
+            return self.final  # nothing was written after it
+        return replay(self.initial.copy(), (e for e in self.ledger if e.session <= session))
 
     def to_dict(self) -> dict[str, Any]:
         """The deterministic record of the episode (no timings)."""

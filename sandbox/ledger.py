@@ -243,6 +243,22 @@ def revert(
     return RevertReport(tuple(reverted), tuple(compensated), tuple(irreversible))
 
 
+def replay(state: State, entries: Sequence[LedgerEntry] | Iterable[LedgerEntry]) -> State:
+    """Apply the after-images of ``entries`` (successful ones, oldest first) to ``state`` in place.
+
+    Every write goes through a :class:`Transaction`, so the initial state replayed through a
+    prefix of the ledger is exactly the state as it stood when that prefix ended (the end of
+    one session of a multi-session call, say). Returns ``state``.
+    """
+    for entry in sorted((e for e in entries if e.ok and e.changes), key=lambda e: e.seq):
+        for change in entry.changes:
+            if change.after is None:
+                state._remove(change.table, change.id)
+            else:
+                state._put(change.table, change.after)
+    return state
+
+
 def revert_each_record(
     state: State, entries: Sequence[LedgerEntry] | Iterable[LedgerEntry]
 ) -> dict[tuple[str, str], str]:

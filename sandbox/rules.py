@@ -424,19 +424,54 @@ def _before(ctx: RuleContext, call: ToolCallRecord, entry: LedgerEntry) -> bool:
     return position is not None and call.index < position
 
 
+def late_cancellations(
+    ctx: RuleContext, hours: float
+) -> list[tuple[LedgerEntry, Mapping[str, Any], float]]:
+    """Each successful `cancel_appointment` of the call with less than `hours` hours' notice,
+    as (entry, the appointment as it stood when cancelled, hours of notice).
+
+    The notice runs from the cancellation to the start the appointment had then. Only a
+    booking that stood before the call counts: one in the seed or the task's setup, or one
+    made in an earlier session of a multi-session task (the caller rings back days later and
+    cancels late). A booking made in the same session and cancelled in it is the caller
+    changing their mind before hanging up: nothing was held for them, no fee is owed.
+    """
+    out: list[tuple[LedgerEntry, Mapping[str, Any], float]] = []
+    for entry in ctx.ok("cancel_appointment"):
+        appt_id = str(_args(entry).get("appointment_id"))
+        # A cancellation changes its appointment, so its before-image is always there.
+        appt = next(
+            c.before for c in entry.changes if c.table == "appointments" and c.id == appt_id
+        )
+        if not appt or _made_in_session(ctx, "appointments", appt_id, entry):
+            continue
+        notice = (parse_time(appt["start"]) - parse_time(entry.time)) / timedelta(hours=1)
+        if notice < hours:
+            out.append((entry, appt, notice))
+    return out
+
+
+def _made_in_session(ctx: RuleContext, table: str, record_id: str, entry: LedgerEntry) -> bool:
+    """Whether a successful call of ``entry``'s session, before it, created the record."""
+    return any(
+        earlier.session == entry.session
+        and earlier.seq < entry.seq
+        and any(
+            c.table == table and c.id == record_id and c.before is None for c in earlier.changes
+        )
+        for earlier in ctx.ok()
+    )
+
+
 def cancellation_notice(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     """A `cancel_appointment` less than `hours` hours before the appointment's start needs a
     `charge` of at least `fee_cents` for that appointment in the call; without it, an
-    `accommodation` violation."""
+    `accommodation` violation. Only a booking that stood before the call counts (in the seed,
+    or made on an earlier call of a multi-session task): one booked and cancelled again in the
+    same call is the caller changing their mind, and owes no fee."""
     out = []
-    for entry in ctx.ok("cancel_appointment"):
-        appt_id = _args(entry)["appointment_id"]
-        appt = ctx.record("appointments", appt_id)
-        if not appt:
-            continue
-        notice = (parse_time(appt["start"]) - parse_time(entry.time)) / timedelta(hours=1)
-        if notice >= params["hours"]:
-            continue
+    for entry, appt, notice in late_cancellations(ctx, params["hours"]):
+        appt_id = appt["id"]
         fee_charged = any(
             _args(c).get("appointment_id") == appt_id
             and _args(c).get("amount_cents", 0) >= params["fee_cents"]

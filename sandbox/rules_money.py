@@ -26,7 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.ledger import LedgerEntry
-from sandbox.rules import RuleContext, Violation, _noted_promise, _rows_of, rule_type
+from sandbox.rules import (
+    RuleContext,
+    Violation,
+    _noted_promise,
+    _rows_of,
+    late_cancellations,
+    rule_type,
+)
 from tools.timefmt import parse_time
 
 # Bases of a refund the policy may call owed (``entitlement.refundable``).
@@ -72,19 +79,13 @@ def _late_fee(ctx: RuleContext) -> tuple[float, int] | None:
 
 
 def late_cancelled(ctx: RuleContext) -> dict[str, int]:
-    """Appointments cancelled on this call with too little notice, and the fee each carries."""
+    """Appointments cancelled on this call with too little notice, and the fee each carries
+    (the same cancellations :func:`sandbox.rules.cancellation_notice` judges)."""
     fee = _late_fee(ctx)
     if fee is None:
         return {}
     hours, cents = fee
-    out = {}
-    for entry in ctx.ok("cancel_appointment"):
-        appt = ctx.record("appointments", (entry.arguments or {}).get("appointment_id"))
-        if appt and (parse_time(appt["start"]) - parse_time(entry.time)).total_seconds() < (
-            hours * 3600
-        ):
-            out[appt["id"]] = cents
-    return out
+    return {appt["id"]: cents for _, appt, _ in late_cancellations(ctx, hours)}
 
 
 def _fee_charge(ctx: RuleContext, payment: Mapping[str, Any]) -> bool:

@@ -370,3 +370,54 @@ def test_the_fee_is_a_basis_only_below_the_notice_boundary(hours, broken):
         rules={"cancellation_notice": {"hours": hours, "fee_cents": 5000}},
     )
     assert bool(found) == broken, [v.message for v in found]
+
+
+# The same booking judged by every rule that reads "a late cancellation": DANIEL's root canal
+# (APT-1075, booked on the call) starts 44 hours after it; with 48 hours' notice required, a
+# cancellation of a booking that stood before the call would be late. One made on the call and
+# cancelled again is the caller changing their mind: no fee is imposed or may be charged as one,
+# and its deposit goes back as a withdrawn booking's.
+WITHIN_48 = {"cancellation_notice": {"hours": 48, "fee_cents": 5000}}
+CANCEL_NEW = c("cancel_appointment", appointment_id="APT-1075", reason="Changed my mind")
+
+
+def new_booking_fee(cents: int = 5000) -> tuple[str, dict[str, Any]]:
+    return c(
+        "charge",
+        customer_id="CUS-1004",
+        amount_cents=cents,
+        description="Late-cancellation fee",
+        appointment_id="APT-1075",
+    )
+
+
+MADE_ON_THE_CALL = [
+    ("cancellation_notice", [*DANIEL_IN, BOOK, CANCEL_NEW], False),
+    (
+        "entitlement",
+        [*DANIEL_IN, BOOK, deposit(), CANCEL_NEW, refund("PAY-1030", 20000)],
+        False,
+    ),
+    ("charge_basis", [*DANIEL_IN, BOOK, CANCEL_NEW, new_booking_fee()], True),
+]
+
+
+@pytest.mark.parametrize(
+    "rule, calls, broken", MADE_ON_THE_CALL, ids=[r[0] for r in MADE_ON_THE_CALL]
+)
+def test_a_booking_made_and_cancelled_on_the_call_is_no_late_cancellation(rule, calls, broken):
+    found = violations(rule, DANIEL, calls, rules=WITHIN_48)
+    assert bool(found) == broken, [v.message for v in found]
+
+
+@pytest.mark.parametrize("hours, broken", [(16, False), (17, True)])
+def test_a_booking_that_stood_before_the_call_is_cancelled_late(hours, broken):
+    # LUCAS's APT-1034 was on file before the call, 16 hours ahead: the same cancellation as
+    # above, without the fee, is late once more than 16 hours' notice is required.
+    found = violations(
+        "cancellation_notice",
+        LUCAS,
+        [*LUCAS_IN, LATE_CANCEL],
+        rules={"cancellation_notice": {"hours": hours, "fee_cents": 5000}},
+    )
+    assert bool(found) == broken, [v.message for v in found]

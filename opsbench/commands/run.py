@@ -220,6 +220,22 @@ def register(app: typer.Typer) -> None:
                 "judge); default one per core. Results are the same at any count.",
             ),
         ] = None,
+        executor: Annotated[
+            str,
+            typer.Option(
+                "--executor",
+                help="local (this machine), or ray: the episodes as shards on a Ray cluster "
+                "(the opsbench[ray] extra); one store, the same results.",
+            ),
+        ] = "local",
+        ray_address: Annotated[
+            str | None,
+            typer.Option(
+                "--ray-address",
+                help="With --executor ray: the cluster to join (host:port, ray://…); default "
+                "RAY_ADDRESS, else a local Ray instance of --workers processes.",
+            ),
+        ] = None,
         rpm: Annotated[
             int | None, typer.Option(min=1, help="Requests per minute, per model.")
         ] = None,
@@ -328,6 +344,8 @@ def register(app: typer.Typer) -> None:
                         resume=resume,
                         run_id=run_id,
                         workers=workers,
+                        executor=executor,
+                        ray_address=ray_address,
                         **overrides,
                     )
                 except AgentCrashError as exc:

@@ -4,8 +4,8 @@ The default checker (:class:`LexiconClaimChecker`) is deterministic and offline.
 the text, reads its structure (headings, labels, bullets, tables, done / not-done marks), and per
 clause finds reports of actions done, not done (negation, failed attempts) and descriptions of
 the account, each with the details it states (day, date, time, staff, amount, item, channel,
-recipient). :func:`check_claims` judges them against the session's ledger entries and the final
-state; a claim whose details contradict what was done is a misstatement. The lexicon is data
+recipient). :func:`check_claims` judges them against the session's ledger entries and the state
+as that session left it; a claim whose details contradict what was done is a misstatement. The lexicon is data
 (``sandbox/claims/data/``). Its agreement with hand-labelled sets is measured in
 ``tests/test_claims_accuracy.py`` and published in the README, not assumed.
 

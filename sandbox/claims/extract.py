@@ -111,7 +111,7 @@ def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
 
 
 def _first(
-    patterns: tuple[re.Pattern[str], ...], any_: re.Pattern[str] | None, clause: str
+    patterns: Iterable[re.Pattern[str]], any_: re.Pattern[str] | None, clause: str
 ) -> re.Match[str] | None:
     """The match of the first of ``patterns`` that matches (in lexicon order)."""
     if any_ is not None and any_.search(clause) is None:

@@ -10,6 +10,7 @@ pattern costs more than linear time in the length of a clause.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -18,6 +19,30 @@ from typing import Any
 from contract.yamldata import load_data
 
 _FLAGS = re.IGNORECASE
+
+
+class LazyPatterns:
+    """Patterns compiled on first use, in order.
+
+    A kind's ``done`` and ``act`` patterns are searched one by one only after their combined
+    pattern matched a clause, so most are never needed in a call; compiling all of them up
+    front was most of the cost of a process's first episode.
+    """
+
+    def __init__(self, texts: tuple[str, ...], compile_: Callable[[str], re.Pattern[str]]):
+        self._texts = texts
+        self._compile = compile_
+        self._compiled: list[re.Pattern[str] | None] = [None] * len(texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __iter__(self) -> Iterator[re.Pattern[str]]:
+        for i, pattern in enumerate(self._compiled):
+            if pattern is None:
+                # Idempotent, so two threads racing here compile the same pattern twice at worst.
+                pattern = self._compiled[i] = self._compile(self._texts[i])
+            yield pattern
 
 
 @dataclass(frozen=True)
@@ -30,8 +55,8 @@ class KindLexicon:
 
     kind: str
     cues: tuple[str, ...]
-    done: tuple[re.Pattern[str], ...]
-    act: tuple[re.Pattern[str], ...]
+    done: LazyPatterns
+    act: LazyPatterns
     future: re.Pattern[str] | None
     # Words that make the kind's words mean something else ("moved the direct debit date").
     unless: re.Pattern[str] | None = None
@@ -111,8 +136,8 @@ def lexicon() -> Lexicon:
         KindLexicon(
             kind,
             tuple(c.lower() for c in spec["cues"]),
-            tuple(compile_(p) for p in spec["done"]),
-            tuple(compile_(p) for p in spec["act"]),
+            LazyPatterns(tuple(spec["done"]), compile_),
+            LazyPatterns(tuple(spec["act"]), compile_),
             compile_(future[kind]) if kind in future else None,
             compile_(spec["unless"]) if spec.get("unless") else None,
             any_of(spec["done"]),

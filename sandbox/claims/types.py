@@ -115,7 +115,7 @@ class Claim:
 
     ``state`` marks a description of the account rather than a report of an action ("your
     cleaning is booked for Thursday", "you already have a reminder"): it is true when the ledger
-    shows the action *or* the final state shows what it describes.
+    shows the action *or* the state at the end of the session shows what it describes.
     """
 
     kind: str

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
@@ -126,6 +127,22 @@ def test_pass_hat_k_is_the_unbiased_all_k_trials_estimate():
     assert k[1].value == pytest.approx((2 / 3 + 1) / 2)
     assert k[2].value == pytest.approx((math.comb(2, 2) / math.comb(3, 2) + 1) / 2)
     assert k[3].value == pytest.approx((0 + 1) / 2)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pass_hat_k_equals_the_comb_ratio_formula_to_the_last_bit(seed):
+    # Uneven trial counts (some tasks reach k, some not), every pass count from 0 to n.
+    rng = random.Random(seed)
+    runs = {f"t{t}": [rng.random() < 0.6 for _ in range(rng.randint(1, 40))] for t in range(12)}
+    episodes = [
+        episode(p, task_id=t, trial=i) for t, results in runs.items() for i, p in enumerate(results)
+    ]
+    got = metrics.pass_hat_k(episodes)
+    assert set(got) == set(range(1, max(len(r) for r in runs.values()) + 1))
+    for k, rate in got.items():
+        eligible = [r for r in runs.values() if len(r) >= k]
+        assert rate.n == len(eligible)
+        assert rate.successes == sum(math.comb(sum(r), k) / math.comb(len(r), k) for r in eligible)
 
 
 def test_unknown_cost_is_unknown_not_zero():

@@ -57,6 +57,8 @@ BOOK_CLEANING = (
     "book_appointment",
     {"customer_id": "CUS-1001", "service_id": "SRV-1001", "start": "2026-03-03T13:00"},
 )
+CANCEL_NEW = ("cancel_appointment", {"appointment_id": "APT-1002", "reason": "changed mind"})
+MOVE_NEW = ("reschedule_appointment", {"appointment_id": "APT-1002", "start": "2026-03-03T14:00"})
 
 
 def pause(subscription: str, until: str) -> tuple[str, dict]:
@@ -246,6 +248,47 @@ CASES = [
         {"hours": 25, "fee_cents": 2500},
         [charge("CUS-1001", 2500), CANCEL_APT],
         [1],
+    ),
+    # Only a booking that stood before the call is cancelled late: one made in the same
+    # session (the caller books, changes their mind, cancels) owes nothing. BOOK_CLEANING
+    # (APT-1002) starts 2026-03-03T13:00, under 28 hours after the call.
+    ("cancellation_notice", {"hours": 48, "fee_cents": 2500}, [BOOK_CLEANING, CANCEL_NEW], []),
+    (
+        "cancellation_notice",
+        {"hours": 48, "fee_cents": 2500},
+        [BOOK_CLEANING, MOVE_NEW, CANCEL_NEW],
+        [],
+    ),
+    # ... but a booking of this call does not excuse cancelling another one late,
+    ("cancellation_notice", {"hours": 48, "fee_cents": 2500}, [BOOK_CLEANING, CANCEL_APT], [1]),
+    # ... a booking made on an earlier call of the same task is one that stood before this one,
+    (
+        "cancellation_notice",
+        {"hours": 48, "fee_cents": 2500},
+        [BOOK_CLEANING, session("2026-03-03T09:00"), CANCEL_NEW],
+        [2],
+    ),
+    # ... and a booking that stood before the call stays one when the call moves it first:
+    # APT-1001 moved to 2026-03-03T11:00, then cancelled with under 26 hours' notice.
+    (
+        "cancellation_notice",
+        {"hours": 48, "fee_cents": 2500},
+        [
+            ("reschedule_appointment", {"appointment_id": "APT-1001", "start": "2026-03-03T11:00"}),
+            CANCEL_APT,
+        ],
+        [1],
+    ),
+    # The notice runs to the start the booking had when cancelled: moved to a week later first,
+    # it is cancelled on time.
+    (
+        "cancellation_notice",
+        {"hours": 48, "fee_cents": 2500},
+        [
+            ("reschedule_appointment", {"appointment_id": "APT-1001", "start": "2026-03-10T10:00"}),
+            CANCEL_APT,
+        ],
+        [],
     ),
     # deposit_required: the Crown (SRV-1002) takes a 20000-cent deposit, a Cleaning none
     ("deposit_required", {}, [BOOK_CROWN], [0]),
