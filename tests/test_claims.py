@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox.claims import (
+    TOOL_KINDS,
     Claim,
     Details,
     Evidence,
@@ -551,6 +552,63 @@ def test_a_claim_is_checked_down_to_its_details(text, entry, true, misstated):
     claims = CHECKER.extract(text)
     done = {"reschedule"} if entry is MOVE else {"refund"}
     (checked,) = [c for c in check_claims(claims, done, True, evidence=evidence) if c.done]
+    assert (checked.true, checked.misstated) == (true, misstated), checked.why
+
+
+MOVE_STAY = _Entry(
+    "modify_stay",
+    {"stay_id": "STY-1", "check_in": "2026-03-14", "check_out": "2026-03-16"},
+    (
+        _Change(
+            "stays",
+            "STY-1",
+            {
+                "id": "STY-1",
+                "check_in": "2026-03-13",
+                "check_out": "2026-03-15",
+                "customer_id": "C",
+            },
+            {
+                "id": "STY-1",
+                "check_in": "2026-03-14",
+                "check_out": "2026-03-16",
+                "customer_id": "C",
+            },
+        ),
+    ),
+)
+EARLY = _Entry(
+    "add_early_checkin",
+    {"stay_id": "STY-1", "arrival": "11:00"},
+    (
+        _Change(
+            "stays",
+            "STY-1",
+            {"id": "STY-1", "check_in": "2026-03-13", "early_checkin": None, "customer_id": "C"},
+            {"id": "STY-1", "check_in": "2026-03-13", "early_checkin": "11:00", "customer_id": "C"},
+        ),
+    ),
+)
+STAY_VERDICTS = [
+    ("I've moved your stay to Saturday the 14th.", MOVE_STAY, True, False),
+    ("I've moved your stay: you now check out on Monday the 16th.", MOVE_STAY, True, False),
+    ("I've moved your stay to Friday the 13th.", MOVE_STAY, False, True),
+    ("I've booked you in for early check-in at 11am.", EARLY, True, False),
+    ("I've booked you in for early check-in at 1pm.", EARLY, False, True),
+]
+
+
+@pytest.mark.parametrize(
+    "text, entry, true, misstated", STAY_VERDICTS, ids=[v[0][:40] for v in STAY_VERDICTS]
+)
+def test_a_claim_about_a_stay_is_checked_against_its_days_and_arrival_time(
+    text, entry, true, misstated
+):
+    evidence = Evidence.build([entry], TABLES, {"C"})
+    done = {TOOL_KINDS[entry.tool]}
+    (checked,) = [
+        c for c in check_claims(CHECKER.extract(text), done, True, evidence=evidence) if c.done
+    ]
     assert (checked.true, checked.misstated) == (true, misstated), checked.why
 
 

@@ -27,6 +27,9 @@ LABELS = {
     "pt_packages": "training package",
     "classes": "class",
     "class_bookings": "class place",
+    "rooms": "room",
+    "rate_plans": "rate plan",
+    "stays": "stay",
 }
 
 # Verification answers are secrets: a tool never reads them back to the assistant.

@@ -2,7 +2,7 @@
 
 A caller who returns days later is served by a fresh assistant that remembers nothing of the
 earlier call: what was done then is visible only in the records. This read tool gathers them in
-one place -- appointments and their reminders, reservations, orders, payments, subscriptions,
+one place -- appointments and their reminders, hotel stays, reservations, orders, payments, subscriptions,
 messages sent, notes on file and hand-offs to a person -- so an assistant can reconcile what it
 is told now with what the business did before.
 """
@@ -18,6 +18,7 @@ from tools.params import obj, ref
 # Tables whose records name their customer, in the order a history lists ties.
 HISTORY_TABLES = (
     "appointments",
+    "stays",
     "reservations",
     "orders",
     "payments",
@@ -27,7 +28,16 @@ HISTORY_TABLES = (
     "escalations",
 )
 # The first of these a record has is when it happened (for ordering the history).
-TIME_FIELDS = ("at", "sent_at", "created_at", "placed_at", "cancelled_at", "start", "send_at")
+TIME_FIELDS = (
+    "at",
+    "sent_at",
+    "created_at",
+    "placed_at",
+    "cancelled_at",
+    "start",
+    "send_at",
+    "booked_at",
+)
 
 
 def _when(record: dict[str, Any]) -> str | None:

@@ -25,6 +25,8 @@ from tools import (
     pet_prescriptions,
     pets,
     prescriptions,
+    stay_charges,
+    stays,
     subscriptions,
     workorders,
 )
@@ -164,5 +166,7 @@ def default_registry() -> ToolRegistry:
             *workorders.TOOLS,
             *memberships.TOOLS,
             *classes.TOOLS,
+            *stays.TOOLS,
+            *stay_charges.TOOLS,
         ]
     )

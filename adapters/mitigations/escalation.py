@@ -132,6 +132,9 @@ def _dry_arguments(tool: str, record: dict[str, Any]) -> dict[str, Any] | None:
             out[name] = next(
                 record[f] for f in _DRY_AMOUNT_FIELDS if isinstance(record.get(f), int)
             )
+        elif schema.get("type") == "integer":
+            # An amount (a damage charge) tries the smallest the schema allows.
+            out[name] = schema.get("minimum", 1)
         else:
             return None
     return out

@@ -67,6 +67,9 @@ def readback(steps: list[dict[str, Any]], rng: random.Random) -> str:
                 if isinstance(cents, int)
                 else "the amount",
                 until=_spoken_date(args.get("until", "")),
+                check_in=_spoken_date(args.get("check_in", "")),
+                check_out=_spoken_date(args.get("check_out", "")),
+                arrival=args.get("arrival", ""),
                 a_channel={"sms": "a text", "email": "an email"}.get(args.get("channel", ""), "a"),
                 quantity=args.get("quantity", "the items"),
                 contact=", ".join(contact) or "what you gave me",

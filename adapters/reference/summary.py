@@ -154,6 +154,37 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("I've updated your contact details.", "Your contact details have been updated."),
         ("I wasn't able to update your contact details.",),
     ),
+    "hold_room": (
+        ("The room is held for you for {hours} hours.",),
+        ("I wasn't able to hold the room.",),
+    ),
+    "book_stay": (
+        (
+            "I've booked your stay from {check_in} to {check_out}.",
+            "You're booked in from {check_in} to {check_out}.",
+        ),
+        ("I wasn't able to book the room.", "Unfortunately the booking didn't go through."),
+    ),
+    "modify_stay": (
+        ("I've moved your stay to {check_in} to {check_out}.",),
+        ("I couldn't change the dates of your stay.",),
+    ),
+    "cancel_stay": (
+        ("I've cancelled your stay.", "Your booking has been cancelled."),
+        ("I wasn't able to cancel the booking.",),
+    ),
+    "refund_stay_deposit": (
+        ("I've refunded your deposit to your card.", "Your deposit refund has been processed."),
+        ("I couldn't refund your deposit.",),
+    ),
+    "add_early_checkin": (
+        ("I've booked you in for early check-in from {arrival}.",),
+        ("I wasn't able to book the early check-in.",),
+    ),
+    "charge_damage": (
+        ("I've charged {amount} to your card on file.",),
+        ("I wasn't able to take the payment.",),
+    ),
 }
 TRANSFER = (
     "I'm transferring you now to a colleague who can help with this.",
@@ -181,5 +212,9 @@ def sentence(tool: str, done: bool, arguments: dict[str, Any], rng: random.Rando
         "quantity": arguments.get("quantity", "the items"),
         "amount": _money(arguments.get("amount_cents")),
         "until": arguments.get("until", "the date we agreed"),
+        "check_in": arguments.get("check_in", "the day we agreed"),
+        "check_out": arguments.get("check_out", "the day we agreed"),
+        "arrival": arguments.get("arrival", "the time we agreed"),
+        "hours": arguments.get("hours", "the agreed"),
     }
     return template.format(**fields).replace("  ", " ")

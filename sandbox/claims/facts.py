@@ -84,6 +84,18 @@ def record_facts(
     return Facts(kind, {k: frozenset(v) for k, v in values.items()})
 
 
+def _stay_facts(stay: Mapping[str, Any]) -> dict[str, set[Any]]:
+    """A stay is spoken of by its arrival and departure days and an early arrival time."""
+    values: dict[str, set[Any]] = {}
+    for day in (stay.get("check_in"), stay.get("check_out")):
+        for name, found in _time_facts(f"{day}T00:00" if day else None).items():
+            if name != "time":
+                values.setdefault(name, set()).update(found)
+    if stay.get("early_checkin"):
+        values["time"] = {str(stay["early_checkin"])}
+    return values
+
+
 def _contact(value: str) -> str:
     return value.lower() if "@" in value else re.sub(r"\D", "", value)
 
@@ -106,6 +118,9 @@ def entry_facts(entry: Any, staff_names: Mapping[str, str]) -> Facts | None:
             for name, found in record_facts(kind, image, staff_names).values.items():
                 if name != "amount":
                     values.setdefault(name, set()).update(found)
+        if change.table == "stays":
+            for name, stay_values in _stay_facts(image).items():
+                values.setdefault(name, set()).update(stay_values)
         if change.table == "payments" and kind == "fee_waiver":
             values.setdefault("amount", set()).add((change.before or {}).get("amount_cents"))
         if change.table == "payments" and kind == "refund" and change.before:

@@ -37,6 +37,15 @@ TOOL_KINDS: dict[str, str] = {
     "add_note": "note",
     "update_customer_contact": "contact_update",
     "transfer_to_human": "transfer",
+    # Hotel stays (tools/stays.py) are bookings of their own kinds' words: a room held or
+    # booked, a stay moved or cancelled, early check-in arranged; its deposit refund a refund.
+    "hold_room": "booking",
+    "book_stay": "booking",
+    "add_early_checkin": "booking",
+    "modify_stay": "reschedule",
+    "cancel_stay": "cancellation",
+    "refund_stay_deposit": "refund",
+    "charge_damage": "charge",
 }
 # A generic kind a claim may use when it does not say which of its members it means
 # ("I've sent you the details": a text or an email).
