@@ -22,6 +22,7 @@ from tools import (
     payments,
     pets,
     subscriptions,
+    telecom,
 )
 from tools.contract import Tool
 from tools.errors import ToolError
@@ -154,5 +155,6 @@ def default_registry() -> ToolRegistry:
             *history.TOOLS,
             *giftcards.TOOLS,
             *pets.TOOLS,
+            *telecom.TOOLS,
         ]
     )

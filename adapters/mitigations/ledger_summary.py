@@ -24,7 +24,11 @@ from contract.messages import AssistantTurn, TurnRequest
 from sandbox.claims import TOOL_KINDS, Claim, LexiconClaimChecker
 
 _CHECKER = LexiconClaimChecker()
-_KIND_TOOLS: dict[str, str] = {kind: tool for tool, kind in TOOL_KINDS.items()}
+# Several tools may perform one kind (a generic credit, an outage credit): the first listed
+# phrases a pending action, and any of them attempted means the action is not pending.
+_KIND_TOOLS: dict[str, tuple[str, ...]] = {}
+for _tool, _kind in TOOL_KINDS.items():
+    _KIND_TOOLS[_kind] = (*_KIND_TOOLS.get(_kind, ()), _tool)
 
 
 def _money(cents: Any) -> str:
@@ -78,9 +82,10 @@ def ledger_summary(done: list[Attempt], claims: list[Claim]) -> list[str]:
         # action no call of this session attempted is pending.
         if claim.kind in ("overall", "transfer"):
             continue
-        tool = _KIND_TOOLS.get(claim.kind)
-        if tool is not None and tool not in said:
-            line = _phrase(tool, "pending")
+        tools = _KIND_TOOLS.get(claim.kind)
+        tool = tools[0] if tools else None
+        if tools and not said & set(tools):
+            line = _phrase(tools[0], "pending")
         elif tool is None and claim.kind in families and not said & {"send_sms", "send_email"}:
             line = families[claim.kind]["pending"]
         else:
