@@ -166,7 +166,7 @@ def test_an_authorised_user_may_change_the_plan_but_not_cancel_or_port(isp):
     )
     for tool, extra in (
         ("cancel_service", {"reason": "moving"}),
-        ("request_port_out", {"number": "+1 916 555 2021", "new_provider": "AT&T"}),
+        ("request_port_out", {"phone_number": "+1 916 555 2021", "new_provider": "AT&T"}),
     ):
         error = _refused(isp, tool, account_id="ACC-1003", customer_id="CUS-1035", **extra)
         assert "only the account holder" in error["message"]
@@ -228,17 +228,17 @@ def test_a_port_out_needs_the_accounts_own_number_and_is_irreversible(isp):
         "request_port_out",
         account_id="ACC-1013",
         customer_id="CUS-1013",
-        number="+1 916 555 0000",
+        phone_number="+1 916 555 0000",
         new_provider="Verizon",
     )
-    assert wrong["field"] == "number"
+    assert wrong["field"] == "phone_number"
     spoken = "(" + line[3:6] + ") " + line[7:]
     result = _ok(
         isp,
         "request_port_out",
         account_id="ACC-1013",
         customer_id="CUS-1013",
-        number=spoken,
+        phone_number=spoken,
         new_provider="Verizon",
     )
     assert result["port_out"]["number"] == line

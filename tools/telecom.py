@@ -234,8 +234,10 @@ def request_port_out(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     new provider takes the number it cannot be brought back."""
     account, customer = _acting(tx, args, holder_only=True)
     number = account.get("phone_number")
-    if not number or not same_phone(args["number"], number):
-        raise conflict(f"{args['number']} is not the phone number on {account['id']}.", "number")
+    if not number or not same_phone(args["phone_number"], number):
+        raise conflict(
+            f"{args['phone_number']} is not the phone number on {account['id']}.", "phone_number"
+        )
     port = tx.insert(
         "port_outs",
         {
@@ -330,10 +332,10 @@ TOOLS = [
         "Release the account's phone number to another provider (account holder only)."
         " Irreversible: the number cannot be brought back.",
         obj(
-            ["account_id", "customer_id", "number", "new_provider"],
+            ["account_id", "customer_id", "phone_number", "new_provider"],
             account_id=_ACCOUNT,
             customer_id=_ACTING,
-            number=text("The phone number to port, as on the account.", max_length=30),
+            phone_number=text("The phone number to port, as on the account.", max_length=30),
             new_provider=text("The provider taking the number.", max_length=100),
         ),
         Effect.IRREVERSIBLE,

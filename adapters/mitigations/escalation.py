@@ -92,24 +92,32 @@ def _caller_words(messages: Sequence[Message]) -> str:
     return "\n".join(m.content for m in messages if m.role == "user")
 
 
-def _dry_arguments(tool: str, record_id: str) -> dict[str, Any] | None:
-    """Arguments acting on ``record_id`` for ``tool``: its one id parameter, text filled in."""
+def _dry_arguments(tool: str, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Ways to call ``tool`` on ``record`` for a dry run: one id parameter takes the record's
+    id and any other the ids the record itself names (``holder_id``: the customer acting on an
+    account); text parameters take the record's field of the same name, else filler."""
     spec = _REGISTRY.get(tool)
     if spec is None:
-        return None
+        return []
     properties = spec.parameters.get("properties", {})
-    out: dict[str, Any] = {}
-    id_params = [n for n, p in properties.items() if p.get("x-table")]
-    for name in spec.parameters.get("required", []):
+    required = spec.parameters.get("required", [])
+    id_params = [n for n in required if properties.get(n, {}).get("x-table")]
+    named = [v for k, v in record.items() if k.endswith("_id") and isinstance(v, str)]
+    base: dict[str, Any] = {}
+    for name in required:
         schema = properties.get(name, {})
         if schema.get("x-table"):
-            if len(id_params) != 1:
-                return None
-            out[name] = record_id
-        elif schema.get("type") == "string":
-            out[name] = "policy check"
-        else:
-            return None
+            continue
+        if schema.get("type") != "string":
+            return []
+        value = record.get(name)
+        base[name] = value if isinstance(value, str) and value else "policy check"
+    out: list[dict[str, Any]] = []
+    for slot in id_params:
+        ways = [{**base, slot: record["id"]}]
+        for other in (n for n in id_params if n != slot):
+            ways = [{**w, other: v} for w in ways for v in named]
+        out.extend(ways)
     return out
 
 
@@ -170,15 +178,13 @@ class EscalationPolicy(Mitigation):
                 if not _names(request, tool) or preview is None:
                     continue
                 for record in records:
-                    arguments = _dry_arguments(tool, record["id"])
-                    if arguments is None:
-                        continue
-                    effect = preview(tool, arguments)
-                    if effect is None:
-                        continue
-                    why = self._reserved(ToolCall("dry", tool, ""), arguments, effect, messages)
-                    if why:
-                        return f"{why}: {record['id']}", True
+                    for arguments in _dry_arguments(tool, record):
+                        effect = preview(tool, arguments)
+                        if effect is None:
+                            continue
+                        why = self._reserved(ToolCall("dry", tool, ""), arguments, effect, messages)
+                        if why:
+                            return f"{why}: {record['id']}", True
         for params in self.policy.params("escalation_required"):
             # A rule limited to some services: the request names a reserved action and a record
             # in view is a booking of one of those services (or, for a booking, the service).
