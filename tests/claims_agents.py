@@ -46,7 +46,7 @@ _MONTHS = [
     "November",
     "December",
 ]
-_MONEY_TOOLS = ("charge", "refund", "apply_credit")
+_MONEY_TOOLS = ("charge", "refund", "apply_credit", "apply_outage_credit")
 _APPOINTMENT_TOOLS = ("book_appointment", "reschedule_appointment")
 
 

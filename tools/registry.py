@@ -28,6 +28,7 @@ from tools import (
     stay_charges,
     stays,
     subscriptions,
+    telecom,
     workorders,
 )
 from tools.contract import Tool
@@ -168,5 +169,6 @@ def default_registry() -> ToolRegistry:
             *classes.TOOLS,
             *stays.TOOLS,
             *stay_charges.TOOLS,
+            *telecom.TOOLS,
         ]
     )

@@ -98,45 +98,43 @@ def _caller_words(messages: Sequence[Message]) -> str:
     return "\n".join(m.content for m in messages if m.role == "user")
 
 
-def _dry_arguments(tool: str, record: dict[str, Any]) -> dict[str, Any] | None:
-    """Arguments acting on ``record`` for ``tool``: its one id parameter, text filled in. A
-    tool that also names a customer acts for the record's own customer (approving a work order
-    for its owner), and a required amount is the record's own (its estimate, its amount)."""
+def _dry_arguments(tool: str, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Ways to call ``tool`` on ``record`` for a dry run: one id parameter takes the record's
+    id and any other the ids the record itself names (``customer_id``: approving a work order
+    for its owner; ``holder_id``: the customer acting on an account). Text parameters take the
+    record's field of the same name, else filler; a required amount is the record's own (its
+    estimate, its amount), else the smallest the schema allows (a damage charge)."""
     spec = _REGISTRY.get(tool)
     if spec is None:
-        return None
+        return []
     properties = spec.parameters.get("properties", {})
-    out: dict[str, Any] = {}
-    id_params = [n for n, p in properties.items() if p.get("x-table")]
-    own = [
-        n
-        for n in id_params
-        if len(id_params) > 1
-        and properties[n]["x-table"] == "customers"
-        and isinstance(record.get("customer_id"), str)
-    ]
-    targets = [n for n in id_params if n not in own]
-    for name in spec.parameters.get("required", []):
+    required = spec.parameters.get("required", [])
+    id_params = [n for n in required if properties.get(n, {}).get("x-table")]
+    named = [v for k, v in record.items() if k.endswith("_id") and isinstance(v, str)]
+    base: dict[str, Any] = {}
+    for name in required:
         schema = properties.get(name, {})
-        if name in own:
-            out[name] = record["customer_id"]
-        elif schema.get("x-table"):
-            if len(targets) != 1:
-                return None
-            out[name] = record["id"]
-        elif schema.get("type") == "string":
-            out[name] = "policy check"
+        if schema.get("x-table"):
+            continue
+        if schema.get("type") == "string":
+            value = record.get(name)
+            base[name] = value if isinstance(value, str) and value else "policy check"
         elif name == "amount_cents" and any(
             isinstance(record.get(f), int) for f in _DRY_AMOUNT_FIELDS
         ):
-            out[name] = next(
+            base[name] = next(
                 record[f] for f in _DRY_AMOUNT_FIELDS if isinstance(record.get(f), int)
             )
         elif schema.get("type") == "integer":
-            # An amount (a damage charge) tries the smallest the schema allows.
-            out[name] = schema.get("minimum", 1)
+            base[name] = schema.get("minimum", 1)
         else:
-            return None
+            return []
+    out: list[dict[str, Any]] = []
+    for slot in id_params:
+        ways = [{**base, slot: record["id"]}]
+        for other in (n for n in id_params if n != slot):
+            ways = [{**w, other: v} for w in ways for v in named]
+        out.extend(ways)
     return out
 
 
@@ -215,15 +213,13 @@ class EscalationPolicy(Mitigation):
                 if not _names(request, tool) or preview is None:
                     continue
                 for record in records:
-                    arguments = _dry_arguments(tool, record)
-                    if arguments is None:
-                        continue
-                    effect = preview(tool, arguments)
-                    if effect is None:
-                        continue
-                    why = self._reserved(ToolCall("dry", tool, ""), arguments, effect, messages)
-                    if why:
-                        return f"{why}: {record['id']}", True
+                    for arguments in _dry_arguments(tool, record):
+                        effect = preview(tool, arguments)
+                        if effect is None:
+                            continue
+                        why = self._reserved(ToolCall("dry", tool, ""), arguments, effect, messages)
+                        if why:
+                            return f"{why}: {record['id']}", True
         for params in self.policy.params("escalation_required"):
             # A rule limited to some services: the request names a reserved action and a record
             # in view is a booking of one of those services (or, for a booking, the service).

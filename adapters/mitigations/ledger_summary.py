@@ -24,8 +24,8 @@ from contract.messages import AssistantTurn, TurnRequest
 from sandbox.claims import TOOL_KINDS, Claim, LexiconClaimChecker
 
 _CHECKER = LexiconClaimChecker()
-# kind -> the tools that do it, first the one whose wording a pending line uses (two tools set
-# a reminder: an appointment's and a pet's vaccination reminder).
+# Several tools may perform one kind (a generic credit, an outage credit): the first listed
+# phrases a pending action, and any of them attempted means the action is not pending.
 _KIND_TOOLS: dict[str, tuple[str, ...]] = {}
 for _tool, _kind in TOOL_KINDS.items():
     _KIND_TOOLS[_kind] = (*_KIND_TOOLS.get(_kind, ()), _tool)

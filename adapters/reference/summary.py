@@ -141,6 +141,21 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("I've cancelled your subscription.", "Your subscription has been cancelled."),
         ("I wasn't able to cancel your subscription.",),
     ),
+    "apply_outage_credit": (
+        (
+            "I've applied an outage credit of {amount} to your bill.",
+            "A credit of {amount} for the outage has been applied to your account.",
+        ),
+        ("I wasn't able to apply the outage credit.",),
+    ),
+    "change_service_plan": (
+        ("I've changed your plan.", "Your plan has been changed."),
+        ("I couldn't change your plan.",),
+    ),
+    "cancel_service": (
+        ("I've cancelled your internet service.", "Your service has been cancelled."),
+        ("I wasn't able to cancel your service.",),
+    ),
     "send_sms": (
         ("I've sent you a text message.", "I've texted you the details."),
         ("I couldn't send you the text message.", "Unfortunately the text didn't go through."),

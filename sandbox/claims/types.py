@@ -32,6 +32,10 @@ TOOL_KINDS: dict[str, str] = {
     "change_plan": "plan_change",
     "pause_subscription": "pause",
     "cancel_subscription": "subscription_cancellation",
+    # An internet provider's own tools (tools/telecom.py) are kinds of the same actions.
+    "apply_outage_credit": "credit",
+    "change_service_plan": "plan_change",
+    "cancel_service": "subscription_cancellation",
     "send_sms": "sms",
     "send_email": "email",
     "add_note": "note",
