@@ -117,6 +117,28 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("I've updated your contact details.", "Your contact details have been updated."),
         ("I wasn't able to update your contact details.",),
     ),
+    "request_refill": (
+        ("I've put the refill request in.", "Your refill request is in."),
+        (
+            "I wasn't able to put the refill request in.",
+            "Unfortunately the refill didn't go through.",
+        ),
+    ),
+    "cancel_refill": (
+        ("I've cancelled the refill request.", "Your refill request has been cancelled."),
+        ("I couldn't cancel the refill request.",),
+    ),
+    "request_renewal": (
+        ("I've sent your prescriber a renewal request.", "The renewal request has been sent."),
+        ("I wasn't able to send the renewal request.",),
+    ),
+    "transfer_prescription": (
+        (
+            "I've transferred your prescription to {to_pharmacy}.",
+            "Your prescription has been transferred to {to_pharmacy}.",
+        ),
+        ("I wasn't able to transfer your prescription.",),
+    ),
 }
 TRANSFER = (
     "I'm transferring you now to a colleague who can help with this.",
@@ -144,5 +166,6 @@ def sentence(tool: str, done: bool, arguments: dict[str, Any], rng: random.Rando
         "quantity": arguments.get("quantity", "the items"),
         "amount": _money(arguments.get("amount_cents")),
         "until": arguments.get("until", "the date we agreed"),
+        "to_pharmacy": arguments.get("to_pharmacy", "the other pharmacy"),
     }
     return template.format(**fields).replace("  ", " ")

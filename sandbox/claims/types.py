@@ -29,6 +29,13 @@ TOOL_KINDS: dict[str, str] = {
     "add_note": "note",
     "update_customer_contact": "contact_update",
     "transfer_to_human": "transfer",
+    # veterinary clinic (tools/pets.py): a reminder like any other
+    "record_vaccination_reminder": "reminder",
+    # pharmacy (tools/prescriptions.py)
+    "request_refill": "refill_request",
+    "cancel_refill": "refill_cancellation",
+    "request_renewal": "renewal_request",
+    "transfer_prescription": "prescription_transfer",
 }
 # A generic kind a claim may use when it does not say which of its members it means
 # ("I've sent you the details": a text or an email).
