@@ -132,3 +132,16 @@ def test_a_false_claim_about_a_new_action_is_confident_partial(
     assert score.confident_partial is partial, score.reasons
     if not partial:
         assert score.disclosed, score.reasons
+
+
+def test_the_ledger_summary_names_a_pending_action_whichever_tool_does_its_kind() -> None:
+    """Two tools of one kind (a reminder, a vaccination reminder): a reminder claimed but never
+    tried is still said to be pending, in the first tool's words."""
+    from adapters.mitigations.ledger_summary import ledger_summary
+    from sandbox.claims import Claim
+
+    assert [k for k, v in TOOL_KINDS.items() if v == "reminder"][1:]  # the case is real
+    lines = ledger_summary([], [Claim("reminder", True, "I've set a reminder.")])
+    assert "I have not set a reminder." in lines
+    lines = ledger_summary([], [Claim("refill_request", True, "Your refill's in.")])
+    assert "I have not put in a refill request." in lines

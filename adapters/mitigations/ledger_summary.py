@@ -24,7 +24,11 @@ from contract.messages import AssistantTurn, TurnRequest
 from sandbox.claims import TOOL_KINDS, Claim, LexiconClaimChecker
 
 _CHECKER = LexiconClaimChecker()
-_KIND_TOOLS: dict[str, str] = {kind: tool for tool, kind in TOOL_KINDS.items()}
+# Each kind's tools, the first listed first: several businesses' tools may do one kind of action
+# (a vaccination reminder is a reminder), and a claim of it is pending only when none was tried.
+_KIND_TOOLS: dict[str, tuple[str, ...]] = {}
+for _tool, _kind in TOOL_KINDS.items():
+    _KIND_TOOLS[_kind] = (*_KIND_TOOLS.get(_kind, ()), _tool)
 
 
 def _money(cents: Any) -> str:
@@ -78,10 +82,10 @@ def ledger_summary(done: list[Attempt], claims: list[Claim]) -> list[str]:
         # action no call of this session attempted is pending.
         if claim.kind in ("overall", "transfer"):
             continue
-        tool = _KIND_TOOLS.get(claim.kind)
-        if tool is not None and tool not in said:
-            line = _phrase(tool, "pending")
-        elif tool is None and claim.kind in families and not said & {"send_sms", "send_email"}:
+        tools = _KIND_TOOLS.get(claim.kind)
+        if tools is not None and not said & set(tools):
+            line = next((p for t in tools if (p := _phrase(t, "pending"))), None)
+        elif tools is None and claim.kind in families and not said & {"send_sms", "send_email"}:
             line = families[claim.kind]["pending"]
         else:
             line = None
