@@ -139,6 +139,10 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         ("I wasn't able to transfer your prescription.",),
     ),
+    "approve_work_order": (
+        ("I've approved the work up to {amount}.", "The work is approved up to {amount}."),
+        ("I wasn't able to approve the work.",),
+    ),
 }
 TRANSFER = (
     "I'm transferring you now to a colleague who can help with this.",
