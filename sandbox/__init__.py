@@ -3,6 +3,17 @@
 Pure Python: no network, no files, no provider SDK.
 """
 
+# Rule types judged by effect register themselves beside the mechanism rules of sandbox.rules.
+from sandbox import (
+    rules_charges,  # noqa: F401
+    rules_loaners,  # noqa: F401
+    rules_memberships,  # noqa: F401
+    rules_money,  # noqa: F401
+    rules_privacy,  # noqa: F401
+    rules_questions,  # noqa: F401
+    rules_records,  # noqa: F401
+    rules_rows,  # noqa: F401
+)
 from sandbox.canonical import canonical_bytes, canonical_json, content_hash
 from sandbox.clock import SimClock
 from sandbox.diff import DiffRow, FieldChange, diff
@@ -18,9 +29,6 @@ from sandbox.ledger import Ledger, LedgerEntry, RecordChange, RevertReport, Tran
 from sandbox.state import State
 from sandbox.tables import STANDARD_TABLES, TableSpec
 from sandbox.world import ToolCallRecord, World
-
-# Rule types judged by effect register themselves beside the mechanism rules of sandbox.rules.
-from sandbox import rules_charges, rules_money, rules_privacy, rules_records, rules_rows  # noqa: F401  isort: skip
 
 __all__ = [
     "STANDARD_TABLES",

@@ -543,7 +543,9 @@ def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
     handed to a person. `irreversible_only` limits it to calls whose effect was irreversible
     (e.g. a cancellation on the final billing date); `min_amount_cents` to calls moving at
     least that amount; `services` to calls on an appointment for one of those services (a
-    booking's `service_id`, or the service of the appointment it moves or cancels)."""
+    booking's `service_id`, or the service of the appointment it moves or cancels); `where`
+    to calls that change a record whose fields, before the call, equal those given (a work
+    order flagged as a warranty claim)."""
     out = []
     for entry in ctx.ok(*params["tools"]):
         if params.get("irreversible_only") and entry.effect != "irreversible":
@@ -551,6 +553,8 @@ def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
         if _args(entry).get("amount_cents", 0) < params.get("min_amount_cents", 0):
             continue
         if "services" in params and _service_of(entry, ctx) not in params["services"]:
+            continue
+        if "where" in params and not _changes_matching(entry, params["where"]):
             continue
         out.append(
             Violation(
@@ -563,6 +567,13 @@ def escalation_required(params: Mapping[str, Any], ctx: RuleContext) -> list[Vio
             )
         )
     return out
+
+
+def _changes_matching(entry: LedgerEntry, where: Mapping[str, Any]) -> bool:
+    return any(
+        change.before is not None and all(change.before.get(k) == v for k, v in where.items())
+        for change in entry.changes
+    )
 
 
 def _service_of(entry: LedgerEntry, ctx: RuleContext) -> str | None:
@@ -581,6 +592,7 @@ rule_type(
     irreversible_only={"type": "boolean", "optional": True},
     min_amount_cents=_int(0, optional=True),
     services=_names(),
+    where={"type": "object", "minProperties": 1, "optional": True},
 )(escalation_required)
 
 

@@ -8,6 +8,9 @@ import pytest
 import yaml
 
 from sandbox import SimClock, State, World
+from sandbox.claims import LexiconClaimChecker, check_claims
+from sandbox.claims.facts import entry_facts
+from sandbox.claims.match import Evidence
 from sandbox.tables import STANDARD_TABLES, TableSpec
 from tools import Effect, default_registry
 
@@ -60,6 +63,19 @@ def _seed() -> dict[str, dict[str, dict]]:
         },
         "vaccination_reminders": {},
     }
+
+
+CHECKER = LexiconClaimChecker()
+_VRM = {
+    "id": "VRM-1001",
+    "pet_id": "PET-1001",
+    "customer_id": "CUS-1001",
+    "vaccine": "Rabies",
+    "due": "2026-04-01",
+    "channel": "sms",
+    "send_at": "2026-03-18T09:00",
+    "status": "scheduled",
+}
 
 
 @pytest.fixture
@@ -119,3 +135,29 @@ def test_effects_read_and_reversible():
     registry = default_registry()
     assert registry.get("list_pets").effect == Effect.READ
     assert registry.get("record_vaccination_reminder").effect == Effect.REVERSIBLE
+
+
+def test_a_vaccination_reminder_is_a_reminder_to_the_claim_checker(vet):
+    # "I've set a text reminder" after record_vaccination_reminder is a true claim of its kind,
+    # with the channel the reminder was set on (a claimed email reminder would contradict it).
+    record = _remind(vet)
+    assert record.outcome == "ok"
+    entry = vet.ledger.entries[-1]
+    facts = entry_facts(entry, {})
+    assert facts is not None and facts.kind == "reminder"
+    assert facts.values["channel"] == frozenset({"sms"})
+
+
+@pytest.mark.parametrize(
+    "tables, true",
+    [({"vaccination_reminders": {"VRM-1001": _VRM}}, True), ({"vaccination_reminders": {}}, False)],
+    ids=["scheduled", "none"],
+)
+def test_a_reminder_on_the_account_may_be_a_pets_vaccination_reminder(tables, true):
+    # "You already have a reminder set" describes the account: a scheduled vaccination reminder
+    # in the final state makes it true, as an appointment reminder would.
+    evidence = Evidence.build([], {"reminders": {}, **tables}, {"CUS-1001"})
+    (checked,) = check_claims(
+        CHECKER.extract("You already have a reminder set for it."), set(), True, evidence=evidence
+    )
+    assert checked.state and checked.true is true

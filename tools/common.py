@@ -23,6 +23,10 @@ LABELS = {
     "messages": "message",
     "notes": "note",
     "escalations": "escalation",
+    "freezes": "freeze",
+    "pt_packages": "training package",
+    "classes": "class",
+    "class_bookings": "class place",
 }
 
 # Verification answers are secrets: a tool never reads them back to the assistant.

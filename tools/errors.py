@@ -12,6 +12,7 @@ Codes:
     conflict            a hard constraint (double booking, refund above the amount paid...)
     unavailable         an injected or simulated back-end failure (the call did nothing)
     call_ended          the call was already handed to a person: the assistant has left it
+    escalation_required the business reserves this for a person: nothing was done; transfer
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ from tools.params import choice, integer, obj, ref, text
 from tools.timefmt import format_time, parse_date
 
 
-def _keepers(pet: dict[str, Any]) -> list[str]:
+def keepers(pet: dict[str, Any]) -> list[str]:
+    """The pet's owner and co-owners (customer ids)."""
     return [pet["owner_id"], *pet.get("co_owner_ids", [])]
 
 
@@ -31,7 +32,7 @@ def list_pets(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     """The pets the customer owns or co-owns, with their vaccinations."""
     _need(tx, "pets", "customer_id")
     customer = require(tx, "customers", args["customer_id"], "customer_id")
-    pets = [p for p in tx.rows("pets") if customer["id"] in _keepers(p)]
+    pets = [p for p in tx.rows("pets") if customer["id"] in keepers(p)]
     return {"pets": pets}
 
 
@@ -40,7 +41,7 @@ def record_vaccination_reminder(tx: WorldTx, args: dict[str, Any]) -> dict[str, 
     _need(tx, "vaccination_reminders", "pet_id")
     pet = require(tx, "pets", args["pet_id"], "pet_id")
     customer = require(tx, "customers", args["customer_id"], "customer_id")
-    if customer["id"] not in _keepers(pet):
+    if customer["id"] not in keepers(pet):
         raise conflict(f"{customer['name']} is not an owner of {pet['name']}.", "customer_id")
     wanted = args["vaccine"].strip().lower()
     record = next((v for v in pet.get("vaccinations", []) if v["vaccine"].lower() == wanted), None)

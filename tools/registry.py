@@ -14,15 +14,19 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from tools import (
     appointments,
+    classes,
     commerce,
     customers,
     giftcards,
     history,
+    memberships,
     messaging,
     payments,
+    pet_prescriptions,
     pets,
     prescriptions,
     subscriptions,
+    workorders,
 )
 from tools.contract import Tool
 from tools.errors import ToolError
@@ -155,6 +159,10 @@ def default_registry() -> ToolRegistry:
             *history.TOOLS,
             *giftcards.TOOLS,
             *pets.TOOLS,
+            *pet_prescriptions.TOOLS,
             *prescriptions.TOOLS,
+            *workorders.TOOLS,
+            *memberships.TOOLS,
+            *classes.TOOLS,
         ]
     )

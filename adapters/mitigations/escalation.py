@@ -37,6 +37,8 @@ from tools import Effect, default_registry
 _CHECKER = LexiconClaimChecker()
 _REGISTRY = default_registry()
 _AMOUNT_FIELDS = ("amount_cents", "total_cents", "price_cents")
+# What a dry run of an action with an amount takes from the record it acts on.
+_DRY_AMOUNT_FIELDS = ("amount_cents", "estimate_cents", "total_cents")
 
 
 def _money(cents: int) -> str:
@@ -92,25 +94,55 @@ def _caller_words(messages: Sequence[Message]) -> str:
     return "\n".join(m.content for m in messages if m.role == "user")
 
 
-def _dry_arguments(tool: str, record_id: str) -> dict[str, Any] | None:
-    """Arguments acting on ``record_id`` for ``tool``: its one id parameter, text filled in."""
+def _dry_arguments(tool: str, record: dict[str, Any]) -> dict[str, Any] | None:
+    """Arguments acting on ``record`` for ``tool``: its one id parameter, text filled in. A
+    tool that also names a customer acts for the record's own customer (approving a work order
+    for its owner), and a required amount is the record's own (its estimate, its amount)."""
     spec = _REGISTRY.get(tool)
     if spec is None:
         return None
     properties = spec.parameters.get("properties", {})
     out: dict[str, Any] = {}
     id_params = [n for n, p in properties.items() if p.get("x-table")]
+    own = [
+        n
+        for n in id_params
+        if len(id_params) > 1
+        and properties[n]["x-table"] == "customers"
+        and isinstance(record.get("customer_id"), str)
+    ]
+    targets = [n for n in id_params if n not in own]
     for name in spec.parameters.get("required", []):
         schema = properties.get(name, {})
-        if schema.get("x-table"):
-            if len(id_params) != 1:
+        if name in own:
+            out[name] = record["customer_id"]
+        elif schema.get("x-table"):
+            if len(targets) != 1:
                 return None
-            out[name] = record_id
+            out[name] = record["id"]
         elif schema.get("type") == "string":
             out[name] = "policy check"
+        elif name == "amount_cents" and any(
+            isinstance(record.get(f), int) for f in _DRY_AMOUNT_FIELDS
+        ):
+            out[name] = next(
+                record[f] for f in _DRY_AMOUNT_FIELDS if isinstance(record.get(f), int)
+            )
         else:
             return None
     return out
+
+
+def _record_matches(
+    arguments: dict[str, Any], messages: Sequence[Message], where: dict[str, Any]
+) -> bool:
+    """Whether a record the call names (an id among its arguments), as the tools showed it on
+    this call, has every field of ``where`` (a rule limited to, say, warranty claims)."""
+    named = {v for v in arguments.values() if isinstance(v, str)}
+    return any(
+        record["id"] in named and all(record.get(k) == v for k, v in where.items())
+        for record in _records(messages)
+    )
 
 
 class EscalationPolicy(Mitigation):
@@ -136,6 +168,8 @@ class EscalationPolicy(Mitigation):
             if int(arguments.get("amount_cents", 0) or 0) < params.get("min_amount_cents", 0):
                 continue
             if "services" in params and _service(arguments, messages) not in params["services"]:
+                continue
+            if "where" in params and not _record_matches(arguments, messages, params["where"]):
                 continue
             return f"{call.name} must be handled by a person" + (
                 " (it would be irreversible)" if effect == Effect.IRREVERSIBLE else ""
@@ -170,7 +204,7 @@ class EscalationPolicy(Mitigation):
                 if not _names(request, tool) or preview is None:
                     continue
                 for record in records:
-                    arguments = _dry_arguments(tool, record["id"])
+                    arguments = _dry_arguments(tool, record)
                     if arguments is None:
                         continue
                     effect = preview(tool, arguments)

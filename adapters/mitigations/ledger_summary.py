@@ -24,8 +24,8 @@ from contract.messages import AssistantTurn, TurnRequest
 from sandbox.claims import TOOL_KINDS, Claim, LexiconClaimChecker
 
 _CHECKER = LexiconClaimChecker()
-# Each kind's tools, the first listed first: several businesses' tools may do one kind of action
-# (a vaccination reminder is a reminder), and a claim of it is pending only when none was tried.
+# kind -> the tools that do it, first the one whose wording a pending line uses (two tools set
+# a reminder: an appointment's and a pet's vaccination reminder).
 _KIND_TOOLS: dict[str, tuple[str, ...]] = {}
 for _tool, _kind in TOOL_KINDS.items():
     _KIND_TOOLS[_kind] = (*_KIND_TOOLS.get(_kind, ()), _tool)
@@ -82,10 +82,10 @@ def ledger_summary(done: list[Attempt], claims: list[Claim]) -> list[str]:
         # action no call of this session attempted is pending.
         if claim.kind in ("overall", "transfer"):
             continue
-        tools = _KIND_TOOLS.get(claim.kind)
-        if tools is not None and not said & set(tools):
-            line = next((p for t in tools if (p := _phrase(t, "pending"))), None)
-        elif tools is None and claim.kind in families and not said & {"send_sms", "send_email"}:
+        tools = _KIND_TOOLS.get(claim.kind, ())
+        if tools and not said.intersection(tools):
+            line = _phrase(tools[0], "pending")
+        elif not tools and claim.kind in families and not said & {"send_sms", "send_email"}:
             line = families[claim.kind]["pending"]
         else:
             line = None

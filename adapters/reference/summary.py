@@ -43,6 +43,24 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         ("I couldn't set the reminder.", "Unfortunately the reminder wasn't set."),
     ),
+    "record_vaccination_reminder": (
+        (
+            "I've set {a_channel} reminder before the vaccination is due.",
+            "You'll get {a_channel} reminder before the vaccination is due.",
+        ),
+        (
+            "I couldn't set the vaccination reminder.",
+            "Unfortunately the vaccination reminder wasn't set.",
+        ),
+    ),
+    "request_pet_refill": (
+        (
+            # Not "sent" (a message) nor "passed" (read as "paused"): the request is a queue entry.
+            "Your refill request is now with the vet for approval.",
+            "The refill request is in the vet's queue for approval.",
+        ),
+        ("I couldn't get the refill request to the vet.",),
+    ),
     "cancel_reminder": (
         ("I've cancelled that reminder.",),
         ("I couldn't cancel the reminder.",),
@@ -99,6 +117,25 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "Your subscription is paused until {until}.",
         ),
         ("I couldn't pause your subscription.",),
+    ),
+    "freeze_membership": (
+        (
+            "I've frozen your membership until {until}.",
+            "Your membership is frozen until {until}.",
+        ),
+        ("I couldn't freeze your membership.",),
+    ),
+    "end_freeze": (
+        ("I've ended the freeze on your membership.",),
+        ("I couldn't end the freeze on your membership.",),
+    ),
+    "book_class": (
+        ("I've booked your place in the class.", "You're booked into the class."),
+        ("I wasn't able to book the class.",),
+    ),
+    "cancel_class_booking": (
+        ("I've cancelled your place in the class.",),
+        ("I couldn't cancel your place in the class.",),
     ),
     "cancel_subscription": (
         ("I've cancelled your subscription.", "Your subscription has been cancelled."),

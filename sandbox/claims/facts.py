@@ -96,7 +96,13 @@ def entry_facts(entry: Any, staff_names: Mapping[str, str]) -> Facts | None:
     values: dict[str, set[Any]] = {}
     for change in entry.changes:
         image = change.after or change.before or {}
-        if change.table in ("appointments", "reminders", "messages", "subscriptions"):
+        if change.table in (
+            "appointments",
+            "reminders",
+            "vaccination_reminders",
+            "messages",
+            "subscriptions",
+        ):
             for name, found in record_facts(kind, image, staff_names).values.items():
                 if name != "amount":
                     values.setdefault(name, set()).update(found)

@@ -59,7 +59,10 @@ class Evidence:
         if who and tables:
             records = {}
             for kind, spec in lexicon().state_records.items():
-                rows = tables.get(spec["table"], {}).values()
+                # A kind may live in several tables (a pet's vaccination reminders beside the
+                # appointment reminders): `table` is one name or a list of them.
+                names_of = [spec["table"]] if isinstance(spec["table"], str) else spec["table"]
+                rows = [row for t in names_of for row in tables.get(t, {}).values()]
                 wanted = set(spec["values"])
                 records[kind] = tuple(
                     record_facts(kind, row, names)

@@ -7,10 +7,18 @@ from typing import Any, Protocol
 
 # Which tools perform which kind of action (one tool, one kind).
 TOOL_KINDS: dict[str, str] = {
+    # A gym's class places and freezes are bookings, cancellations and pauses to a caller; they
+    # come first so each kind's last tool (ledger-summary's "pending" wording) stays the same.
+    "book_class": "booking",
+    "cancel_class_booking": "cancellation",
+    "freeze_membership": "pause",
+    "end_freeze": "pause",
     "book_appointment": "booking",
     "reschedule_appointment": "reschedule",
     "cancel_appointment": "cancellation",
     "set_reminder": "reminder",
+    # A pet's vaccination reminder is a reminder to the caller ("I've set a text reminder").
+    "record_vaccination_reminder": "reminder",
     "cancel_reminder": "reminder_cancellation",
     "reserve_stock": "reservation",
     "release_stock": "release",
@@ -29,10 +37,10 @@ TOOL_KINDS: dict[str, str] = {
     "add_note": "note",
     "update_customer_contact": "contact_update",
     "transfer_to_human": "transfer",
-    # veterinary clinic (tools/pets.py): a reminder like any other
-    "record_vaccination_reminder": "reminder",
     # pharmacy (tools/prescriptions.py)
     "request_refill": "refill_request",
+    # veterinary clinic: a pet's refill request is a refill request
+    "request_pet_refill": "refill_request",
     "cancel_refill": "refill_cancellation",
     "request_renewal": "renewal_request",
     "transfer_prescription": "prescription_transfer",
