@@ -273,7 +273,12 @@ async def execute_ray(
         while pending and len(running) < workers * SHARDS_PER_WORKER:
             if crashed is not None or refused is not None:
                 return
-            keys_ = [k for k in pending.popleft() if k.model not in halted]
+            keys_ = []
+            for key in pending.popleft():
+                if key.model in halted:  # stopped by the stop policy: stays planned
+                    left[key.model] = left.get(key.model, 0) + 1
+                else:
+                    keys_.append(key)
             if not keys_:
                 continue
             counter += 1

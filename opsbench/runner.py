@@ -30,7 +30,7 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from adapters.errors import AdapterError, ProviderError
@@ -73,7 +73,6 @@ from sandbox.task import Task
 log = logging.getLogger("opsbench.runner")
 # Where a run's episodes execute: this machine (an asyncio loop, or a process pool when
 # offline), or the shards of a Ray cluster (``opsbench.ray_executor``, the ``ray`` extra).
-Executor = Literal["local", "ray"]
 EXECUTORS: tuple[str, ...] = ("local", "ray")
 DEFAULT_MODELS: tuple[str, ...] = tuple(f"reference/{flaw}" for flaw in FLAWS)
 # Words of option names whose values are never written to the store, a report or a log.

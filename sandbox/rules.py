@@ -443,7 +443,7 @@ def late_cancellations(
         appt = next(
             c.before for c in entry.changes if c.table == "appointments" and c.id == appt_id
         )
-        if not appt or _made_in_session(ctx, "appointments", appt_id, entry):
+        if not appt or _made_in_session(ctx, "appointments", appt["id"], entry):
             continue
         notice = (parse_time(appt["start"]) - parse_time(entry.time)) / timedelta(hours=1)
         if notice < hours:

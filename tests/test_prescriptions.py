@@ -117,7 +117,7 @@ def test_controlled_substances_need_the_pharmacist(shop):
     error = _refused(
         shop,
         "request_refill",
-        "needs_pharmacist",
+        "escalation_required",
         prescription_id="RX-1015",
         customer_id="CUS-1014",
     )
@@ -243,7 +243,7 @@ def test_only_the_patient_transfers_and_never_schedule_two(shop):
     _refused(
         shop,
         "transfer_prescription",
-        "needs_pharmacist",
+        "escalation_required",
         prescription_id="RX-1031",
         customer_id="CUS-1024",
         **args,

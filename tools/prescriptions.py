@@ -8,7 +8,8 @@ nobody else may. Hard limits are refusals with their own error codes, so the ass
 why and what to do instead:
 
     not_authorised        the requester is neither the patient nor a carer they authorised
-    needs_pharmacist      a controlled substance: refills and transfers are the pharmacist's
+    escalation_required   a controlled substance: refills and transfers are the pharmacist's
+                          (the code every tool uses for "a person must do this", see tools/errors.py)
     no_refills_remaining  none left: ask the prescriber for a renewal instead
     prescription_inactive transferred out, expired or inactive: nothing more can be filled here
 
@@ -137,7 +138,7 @@ def request_refill(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     _active(tx, rx)
     if rx.get("controlled"):
         raise ToolError(
-            "needs_pharmacist",
+            "escalation_required",
             f"{rx['drug']} is a controlled substance: only the pharmacist can refill it.",
             "prescription_id",
         )
@@ -233,7 +234,7 @@ def transfer_prescription(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     _active(tx, rx)
     if rx.get("schedule") == "II":
         raise ToolError(
-            "needs_pharmacist",
+            "escalation_required",
             f"{rx['drug']} is Schedule II: it cannot be transferred; the patient needs a new "
             "prescription at the other pharmacy.",
             "prescription_id",

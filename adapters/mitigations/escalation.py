@@ -15,6 +15,9 @@ above a limit) becomes the assistant's escalation decision:
   straight after a refusal, or after the caller has spoken since the need became clear -- the
   wrapper adds the transfer itself, with the reason and a summary of this call's writes.
 
+A question the rules reserve for a person (``questions_for_person``: the caller's words raise
+a topic) is a certain need too.
+
 It cannot see a need for a person that no rule names (a caller in distress, an unusual request),
 nor one behind records the assistant never looked up; its reading of the caller's request is a
 word list, so a request in other words is missed and a word in passing may count.
@@ -32,6 +35,7 @@ from adapters.mitigations.conversation import attempts, data, sentences, words_p
 from contract.gate import Preview
 from contract.messages import AssistantTurn, Message, ToolCall, TurnRequest
 from sandbox.claims import LexiconClaimChecker
+from sandbox.rules_questions import raised_topic
 from tools import Effect, default_registry
 
 _CHECKER = LexiconClaimChecker()
@@ -198,6 +202,10 @@ class EscalationPolicy(Mitigation):
         view support, and whether it is *certain*: a dry run of a reserved action on one of
         those records is irreversible (certain), or a record's amount is above the refund limit
         (supported only: whether a refund is owed, and how much, is not known)."""
+        for params in self.policy.params("questions_for_person"):
+            raised = raised_topic(params, request)
+            if raised is not None:
+                return f"questions about {raised[0]} go to a person: {params['why']}", True
         records = list(_records(messages))
         for params in self.policy.params("escalation_required"):
             for tool in params["tools"]:
@@ -319,6 +327,11 @@ class EscalationPolicy(Mitigation):
         ]
         items += [
             f"refunds above {_money(p['amount_cents'])}" for p in self.policy.params("max_refund")
+        ]
+        items += [
+            f"questions about {t}"
+            for p in self.policy.params("questions_for_person")
+            for t in p["topics"]
         ]
         return "; ".join(items) or "nothing"
 

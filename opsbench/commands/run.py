@@ -217,7 +217,8 @@ def register(app: typer.Typer) -> None:
                 "--workers",
                 min=1,
                 help="Processes for an offline run (reference assistants, scripted caller, no "
-                "judge); default one per core. Results are the same at any count.",
+                "judge); default one per core. With --executor ray: the local Ray instance's "
+                "worker processes (or the cluster's share). Results are the same at any count.",
             ),
         ] = None,
         executor: Annotated[

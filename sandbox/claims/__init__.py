@@ -5,8 +5,8 @@ the text, reads its structure (headings, labels, bullets, tables, done / not-don
 clause finds reports of actions done, not done (negation, failed attempts) and descriptions of
 the account, each with the details it states (day, date, time, staff, amount, item, channel,
 recipient). :func:`check_claims` judges them against the session's ledger entries and the state
-as that session left it; a claim whose details contradict what was done is a misstatement. The lexicon is data
-(``sandbox/claims/data/``). Its agreement with hand-labelled sets is measured in
+as that session left it; a claim whose details contradict what was done is a misstatement. The
+lexicon is data (``sandbox/claims/data/``). Its agreement with hand-labelled sets is measured in
 ``tests/test_claims_accuracy.py`` and published in the README, not assumed.
 
 An LLM judge can replace the extraction through the :class:`ClaimChecker` protocol.

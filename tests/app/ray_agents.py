@@ -38,3 +38,16 @@ class KillsItsWorker:
                 await asyncio.sleep(self.wait_s)
                 os.kill(os.getpid(), signal.SIGKILL)
         return AssistantTurn(REPLY, usage=Usage(input_tokens=10, output_tokens=10, requests=1))
+
+
+class Buggy:
+    """Always the same reply, except that it raises (a bug, not a provider failure) on every
+    episode of trial ``trial``."""
+
+    def __init__(self, context: EpisodeContext, trial: int = 1) -> None:
+        self.context, self.trial = context, trial
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        if self.context.trial == self.trial:
+            raise RuntimeError("agent bug: list index out of range")
+        return AssistantTurn(REPLY, usage=Usage(input_tokens=10, output_tokens=10, requests=1))

@@ -135,6 +135,10 @@ def strategies(env: Env) -> dict[tuple[str, str], st.SearchStrategy[str]]:
         ("run", "seed"): NOT_INT,
         ("run", "concurrency"): _int_below(1),
         ("run", "workers"): _int_below(1),
+        ("run", "executor"): WORD.filter(lambda w: w not in ("local", "ray")),
+        # With the default local executor any cluster address is refused; a malformed or
+        # unreachable one with --executor ray is tests/app/test_ray_options.py's.
+        ("run", "ray_address"): WORD,
         ("run", "rpm"): _int_below(1),
         ("run", "tpm"): _int_below(1),
         ("run", "model_option"): st.one_of(WORD, WORD.map(lambda w: f"{w}=1")),
