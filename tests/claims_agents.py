@@ -171,6 +171,7 @@ class PhrasingAssistant(ReferenceAssistant):
             "channel": {"sms": "text", "email": "email"}.get(args.get("channel", ""), "text"),
             "until": args.get("until", "the date we agreed"),
             "quantity": args.get("quantity", "the items"),
+            "to_pharmacy": args.get("to_pharmacy", "the other pharmacy"),
         }
         return template.format(**fields)
 

@@ -73,6 +73,7 @@ def readback(steps: list[dict[str, Any]], rng: random.Random) -> str:
                 a_channel={"sms": "a text", "email": "an email"}.get(args.get("channel", ""), "a"),
                 quantity=args.get("quantity", "the items"),
                 contact=", ".join(contact) or "what you gave me",
+                to_pharmacy=args.get("to_pharmacy", "the other pharmacy"),
             )
         )
     body = "; ".join(parts)

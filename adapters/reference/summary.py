@@ -199,6 +199,23 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "charge_damage": (
         ("I've charged {amount} to your card on file.",),
         ("I wasn't able to take the payment.",),
+    "request_refill": (
+        ("I've put the refill request in.", "Your refill request is in."),
+            "I wasn't able to put the refill request in.",
+            "Unfortunately the refill didn't go through.",
+    "cancel_refill": (
+        ("I've cancelled the refill request.", "Your refill request has been cancelled."),
+        ("I couldn't cancel the refill request.",),
+    "request_renewal": (
+        ("I've sent your prescriber a renewal request.", "The renewal request has been sent."),
+        ("I wasn't able to send the renewal request.",),
+    "transfer_prescription": (
+            "I've transferred your prescription to {to_pharmacy}.",
+            "Your prescription has been transferred to {to_pharmacy}.",
+        ("I wasn't able to transfer your prescription.",),
+    "approve_work_order": (
+        ("I've approved the work up to {amount}.", "The work is approved up to {amount}."),
+        ("I wasn't able to approve the work.",),
     ),
 }
 TRANSFER = (
@@ -231,5 +248,6 @@ def sentence(tool: str, done: bool, arguments: dict[str, Any], rng: random.Rando
         "check_out": arguments.get("check_out", "the day we agreed"),
         "arrival": arguments.get("arrival", "the time we agreed"),
         "hours": arguments.get("hours", "the agreed"),
+        "to_pharmacy": arguments.get("to_pharmacy", "the other pharmacy"),
     }
     return template.format(**fields).replace("  ", " ")

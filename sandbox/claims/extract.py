@@ -407,5 +407,20 @@ def in_context(claims: Iterable[Claim], relevant: set[str]) -> list[Claim]:
             candidates = [k for k in cancel_kinds if k in relevant]
             if len(candidates) == 1:
                 claim = claim.as_kind(candidates[0])
-        out.append(claim)
+        out.append(_specialised(claim, relevant))
     return out
+
+
+def _specialised(claim: Claim, relevant: set[str]) -> Claim:
+    """A general claim as the specific action the call concerns ("your refill's been ordered"
+    in a call about refill requests), or a specific one as the general kind the call concerns
+    (a refill in a business that takes refills as orders); ``specialise`` in ``kinds.yaml``."""
+    specialise = lexicon().specialise
+    for kind, (general, names) in specialise.items():
+        if claim.kind in general and kind in relevant and names.search(claim.text):
+            return claim.as_kind(kind)
+    if claim.kind in specialise and claim.kind not in relevant:
+        for kind in specialise[claim.kind][0]:
+            if kind in relevant:
+                return claim.as_kind(kind)
+    return claim

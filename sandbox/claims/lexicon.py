@@ -74,6 +74,8 @@ class Lexicon:
     more_specific: dict[str, frozenset[str]]
     cancel_kinds: tuple[str, ...]
     cancel_objects: dict[str, re.Pattern[str]]
+    # specific kind -> (the general kinds it refines, the words that name it in a clause)
+    specialise: dict[str, tuple[tuple[str, ...], re.Pattern[str]]]
     patterns: dict[str, re.Pattern[str]]
     normalise: dict[str, Any]
     structure: dict[str, re.Pattern[str]]
@@ -182,6 +184,10 @@ def lexicon() -> Lexicon:
         more_specific={k: frozenset(v) for k, v in kinds_data["more_specific"].items()},
         cancel_kinds=tuple(kinds_data["cancel_kinds"]),
         cancel_objects={k: compile_(v) for k, v in kinds_data["cancel_objects"].items()},
+        specialise={
+            k: (tuple(v["of"]), compile_(v["names"]))
+            for k, v in kinds_data.get("specialise", {}).items()
+        },
         patterns=patterns,
         normalise=language["normalise"],
         structure=structure,

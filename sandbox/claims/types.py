@@ -50,6 +50,18 @@ TOOL_KINDS: dict[str, str] = {
     "cancel_stay": "cancellation",
     "refund_stay_deposit": "refund",
     "charge_damage": "charge",
+    # pharmacy (tools/prescriptions.py)
+    "request_refill": "refill_request",
+    # veterinary clinic: a pet's refill request is a refill request
+    "request_pet_refill": "refill_request",
+    "cancel_refill": "refill_cancellation",
+    "request_renewal": "renewal_request",
+    "transfer_prescription": "prescription_transfer",
+    # auto repair (tools/workorders.py): a loaner car booked is a booking
+    "approve_work_order": "work_order_approval",
+    "book_loaner": "booking",
+    # internet provider (tools/telecom.py)
+    "request_port_out": "port_out",
 }
 # A generic kind a claim may use when it does not say which of its members it means
 # ("I've sent you the details": a text or an email).
