@@ -199,20 +199,29 @@ _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "charge_damage": (
         ("I've charged {amount} to your card on file.",),
         ("I wasn't able to take the payment.",),
+    ),
     "request_refill": (
         ("I've put the refill request in.", "Your refill request is in."),
+        (
             "I wasn't able to put the refill request in.",
             "Unfortunately the refill didn't go through.",
+        ),
+    ),
     "cancel_refill": (
         ("I've cancelled the refill request.", "Your refill request has been cancelled."),
         ("I couldn't cancel the refill request.",),
+    ),
     "request_renewal": (
         ("I've sent your prescriber a renewal request.", "The renewal request has been sent."),
         ("I wasn't able to send the renewal request.",),
+    ),
     "transfer_prescription": (
+        (
             "I've transferred your prescription to {to_pharmacy}.",
             "Your prescription has been transferred to {to_pharmacy}.",
+        ),
         ("I wasn't able to transfer your prescription.",),
+    ),
     "approve_work_order": (
         ("I've approved the work up to {amount}.", "The work is approved up to {amount}."),
         ("I wasn't able to approve the work.",),
