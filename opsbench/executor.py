@@ -167,7 +167,8 @@ async def execute_pool(
     window: deque[tuple[int, asyncio.Future[Any]]] = deque()
     submitted = 0
     try:
-        while submitted < len(todo) or window:
+        # After a crash nothing more is submitted: drain what is in flight, then stop.
+        while (crashed is None and submitted < len(todo)) or window:
             while (
                 crashed is None
                 and submitted < len(todo)

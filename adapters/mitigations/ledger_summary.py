@@ -20,6 +20,7 @@ from typing import Any
 
 from adapters.mitigations.base import Mitigation
 from adapters.mitigations.conversation import Attempt, attempts, data, sentences
+from adapters.wording import action_fields
 from contract.messages import AssistantTurn, TurnRequest
 from sandbox.claims import TOOL_KINDS, Claim, LexiconClaimChecker
 
@@ -31,23 +32,8 @@ for _tool, _kind in TOOL_KINDS.items():
     _KIND_TOOLS[_kind] = (*_KIND_TOOLS.get(_kind, ()), _tool)
 
 
-def _money(cents: Any) -> str:
-    return (
-        f"${int(cents) // 100}.{int(cents) % 100:02d}" if isinstance(cents, int) else "the amount"
-    )
-
-
 def _fields(arguments: dict[str, Any], error: str) -> dict[str, str]:
-    channel = arguments.get("channel", "")
-    return {
-        "start": str(arguments.get("start", "the time we agreed")).replace("T", " at "),
-        "channel": {"sms": "text", "email": "email"}.get(channel, ""),
-        "a_channel": {"sms": "a text", "email": "an email"}.get(channel, "a"),
-        "quantity": str(arguments.get("quantity", "the items")),
-        "amount": _money(arguments.get("amount_cents")),
-        "until": str(arguments.get("until", "the date we agreed")),
-        "error": error.rstrip(".") or "it returned an error",
-    }
+    return {**action_fields(arguments), "error": error.rstrip(".") or "it returned an error"}
 
 
 def _phrase(tool: str, outcome: str, attempt: Attempt | None = None) -> str | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from adapters.wording import action_fields
+
 # tool -> (ways to say it was done, ways to say it was not)
 _SENTENCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "book_appointment": (
@@ -234,29 +236,11 @@ TRANSFER = (
 CLOSINGS = ("Is there anything else I can help you with?", "Anything else I can do for you today?")
 
 
-def _money(cents: Any) -> str:
-    return (
-        f"${int(cents) // 100}.{int(cents) % 100:02d}" if isinstance(cents, int) else "the amount"
-    )
-
-
 def sentence(tool: str, done: bool, arguments: dict[str, Any], rng: random.Random) -> str | None:
     """One sentence saying ``tool`` was (or was not) done, or ``None`` for tools we never announce."""
     options = _SENTENCES.get(tool)
     if options is None:
         return None
     template = rng.choice(options[0] if done else options[1])
-    fields = {
-        "start": arguments.get("start", "the time we agreed").replace("T", " at "),
-        "channel": {"sms": "text", "email": "email"}.get(arguments.get("channel", ""), ""),
-        "a_channel": {"sms": "a text", "email": "an email"}.get(arguments.get("channel", ""), "a"),
-        "quantity": arguments.get("quantity", "the items"),
-        "amount": _money(arguments.get("amount_cents")),
-        "until": arguments.get("until", "the date we agreed"),
-        "check_in": arguments.get("check_in", "the day we agreed"),
-        "check_out": arguments.get("check_out", "the day we agreed"),
-        "arrival": arguments.get("arrival", "the time we agreed"),
-        "hours": arguments.get("hours", "the agreed"),
-        "to_pharmacy": arguments.get("to_pharmacy", "the other pharmacy"),
-    }
+    fields = action_fields(arguments)
     return template.format(**fields).replace("  ", " ")

@@ -80,3 +80,20 @@ def test_the_runner_raises_agent_crash_error_naming_the_episode(store: Store):
     assert isinstance(crash.error, KeyError) and "\n" not in str(crash)
     [run_id] = store.run_ids()
     assert [e.task_id for e in store.episodes(run_id)] == [MINI_TASKS[0].id]
+
+
+def test_a_harness_bug_in_a_worker_process_stops_the_run_cleanly(store: Store, monkeypatch):
+    # More episodes than the pool's window holds: after the crash nothing new is submitted, the
+    # ones in flight are drained and stored, and the crash (not an IndexError) is what surfaces.
+    import adapters.reference.summary as summary
+
+    def broken(arguments):
+        raise KeyError("arrival")
+
+    monkeypatch.setattr(summary, "action_fields", broken)  # the fork inherits it
+    config = mini_config(models=("reference/oracle",), trials=12)
+    with pytest.raises(AgentCrashError) as info:
+        run_evaluation(config, store, workers=2)
+    assert isinstance(info.value.error, KeyError)
+    [run_id] = store.run_ids()
+    assert len(store.episodes(run_id)) < 12 * len(MINI_TASKS)
