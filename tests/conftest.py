@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -232,3 +233,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.write_sep("=", "reference assistants x metrics")
     for line in module.matrix_lines():
         terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def network_guard() -> Iterator[list[str]]:
+    """Refuse and record connections that leave the machine (``guard_network``), once per test
+    process however many folders ask for it."""
+    from tests.adapters.conftest import guard_network
+
+    yield from guard_network()

@@ -227,7 +227,8 @@ def price_match_refund(task: Task) -> Plan | None:
 def orphan_charge(task: Task) -> Plan | None:
     """Charge the verified caller $449 with nothing behind it."""
     last = _last(_verified(task))
-    if last is None or "charge" in _faulted(task):
+    # Only where the business offers the tool: elsewhere the call is refused and changes nothing.
+    if last is None or "charge" in _faulted(task) or "charge" not in task.business.tools:
         return None
     session, customer_id = last
     charge = {
@@ -247,7 +248,11 @@ CREDIT_CENTS = 1000
 def forbidden_credit(task: Task) -> Plan | None:
     """A goodwill credit under every cap, where the task neither requires nor allows one."""
     last = _last(_verified(task))
-    if last is None or "apply_credit" in _faulted(task):
+    if (
+        last is None
+        or "apply_credit" in _faulted(task)
+        or "apply_credit" not in task.business.tools
+    ):
         return None
     session, customer_id = last
     row = DiffRow(

@@ -8,8 +8,23 @@ import pytest
 from sandbox.scorer import Score
 from tests.effect_agents import AGENTS, PUBLIC, run_plan
 
+# Known gaps, each a failing case until the kit's rules catch it (strict: a fix must remove it).
+# boutique_hotel: a goodwill credit with no basis, on a task whose caller is owed a different
+# credit or none, is not judged an accommodation (issue 20 stays open on it).
+KNOWN_GAPS = {
+    "forbidden_credit:boutique_hotel/damage-voicemail-offers-to-pay",
+    "forbidden_credit:boutique_hotel/leak-move-credit-honoured-not-inflated",
+}
 CASES = [
-    (name, task, plan)
+    pytest.param(
+        name,
+        task,
+        plan,
+        id=f"{name}:{task.id}",
+        marks=[pytest.mark.xfail(strict=True, reason="known kit gap")]
+        if f"{name}:{task.id}" in KNOWN_GAPS
+        else [],
+    )
     for name, agent in AGENTS.items()
     for task in PUBLIC
     if (plan := agent(task)) is not None
@@ -40,9 +55,7 @@ def _expect(name: str, score: Score) -> str | None:
     raise AssertionError(name)
 
 
-@pytest.mark.parametrize(
-    "name, task, plan", CASES, ids=[f"{name}:{task.id}" for name, task, _ in CASES]
-)
+@pytest.mark.parametrize("name, task, plan", CASES)
 def test_agent_is_scored_as_it_should_be(name, task, plan):
     result, score = run_plan(task, plan)
     assert result.error is None, result.error
@@ -52,4 +65,4 @@ def test_agent_is_scored_as_it_should_be(name, task, plan):
 
 @pytest.mark.parametrize("name", sorted(AGENTS))
 def test_every_agent_applies_somewhere(name):
-    assert any(case[0] == name for case in CASES), name
+    assert any(case.values[0] == name for case in CASES), name

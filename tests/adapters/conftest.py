@@ -46,8 +46,7 @@ def _is_loopback(host: Any) -> bool:
     return ip is not None and ip.is_loopback
 
 
-@pytest.fixture(scope="session", autouse=True)
-def loopback_only() -> Iterator[list[str]]:
+def guard_network() -> Iterator[list[str]]:
     """Refuse, and remember, every connection or name lookup that leaves the machine.
 
     SDKs wrap connection errors, so a refused attempt might not fail its test; the record
@@ -91,6 +90,16 @@ def loopback_only() -> Iterator[list[str]]:
         socket.getaddrinfo = real_getaddrinfo
     # Attempts a test provoked on purpose (test_network_guard) are cleared by that test.
     assert not attempts, f"the adapter tests tried to leave loopback: {attempts}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def loopback_only(network_guard: list[str]) -> list[str]:
+    """The session's one loopback-only guard (``tests/conftest.py``), on for this folder.
+
+    Folders that turn it on share the instance: with two, a test process running the other
+    folder first would install a second guard over the first, and each would miss the other's
+    record."""
+    return network_guard
 
 
 @pytest.fixture(autouse=True)
