@@ -12,9 +12,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from tools.common import arg_date, now, require
+from tools.common import arg_date, need_table, now, require
 from tools.contract import Effect, Tool, WorldTx
-from tools.errors import conflict, invalid
+from tools.errors import conflict
 from tools.params import date, obj, ref, text
 from tools.timefmt import format_time
 
@@ -23,8 +23,7 @@ HORIZON = timedelta(days=7)
 
 
 def _need(tx: WorldTx, field: str) -> None:
-    if not tx.has_table("classes"):
-        raise invalid("This business runs no group classes.", field)
+    need_table(tx, "classes", field, "This business runs no group classes.")
 
 
 def _taken(tx: WorldTx, class_id: str) -> int:

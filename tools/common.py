@@ -44,6 +44,13 @@ def require(tx: WorldTx, table: str, record_id: str, field: str) -> dict[str, An
     return record
 
 
+def need_table(tx: WorldTx, table: str, field: str, message: str) -> None:
+    """Refuse (``invalid_arguments`` naming ``field``) when the business declares no ``table``:
+    a domain tool offered to a business that keeps no such records."""
+    if not tx.has_table(table):
+        raise invalid(message, field)
+
+
 def public(record: dict[str, Any]) -> dict[str, Any]:
     """A copy of a record without its secret fields."""
     return {k: v for k, v in record.items() if k not in SECRET_FIELDS}

@@ -16,9 +16,9 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from tools.common import arg_date, now, require
+from tools.common import arg_date, need_table, now, require
 from tools.contract import Effect, Tool, WorldTx
-from tools.errors import conflict, invalid
+from tools.errors import conflict
 from tools.params import date as date_param
 from tools.params import obj, ref, text
 from tools.timefmt import parse_date
@@ -28,8 +28,7 @@ YEAR = timedelta(days=365)
 
 
 def _need(tx: WorldTx, table: str, field: str) -> None:
-    if not tx.has_table(table):
-        raise invalid(f"This business keeps no {table.replace('_', ' ')}.", field)
+    need_table(tx, table, field, f"This business keeps no {table.replace('_', ' ')}.")
 
 
 def _counted(tx: WorldTx, subscription_id: str, today: date) -> list[dict[str, Any]]:

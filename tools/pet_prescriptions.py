@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools.common import require
+from tools.common import need_table, require
 from tools.contract import Effect, Tool, WorldTx
-from tools.errors import ToolError, conflict, invalid
+from tools.errors import ToolError, conflict
 from tools.params import obj, ref, text
 from tools.pets import keepers
 
 
 def _need(tx: WorldTx, table: str, field: str) -> None:
-    if not tx.has_table(table):
-        raise invalid("This business keeps no prescription records.", field)
+    need_table(tx, table, field, "This business keeps no prescription records.")
 
 
 def list_pet_prescriptions(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:

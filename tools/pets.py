@@ -11,9 +11,9 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from tools.common import now, require
+from tools.common import need_table, now, require
 from tools.contract import Effect, Tool, WorldTx
-from tools.errors import conflict, invalid
+from tools.errors import conflict
 from tools.params import choice, integer, obj, ref, text
 from tools.timefmt import format_time, parse_date
 
@@ -24,8 +24,7 @@ def keepers(pet: dict[str, Any]) -> list[str]:
 
 
 def _need(tx: WorldTx, table: str, field: str) -> None:
-    if not tx.has_table(table):
-        raise invalid("This business keeps no pet records.", field)
+    need_table(tx, table, field, "This business keeps no pet records.")
 
 
 def list_pets(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:

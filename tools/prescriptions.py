@@ -23,7 +23,7 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from tools.common import now, require
+from tools.common import need_table, now, require
 from tools.contract import Effect, Tool, WorldTx
 from tools.errors import ToolError, conflict, invalid
 from tools.params import obj, ref, text
@@ -35,8 +35,7 @@ _FILL_HOURS = 2
 
 
 def _need(tx: WorldTx, table: str, field: str) -> None:
-    if not tx.has_table(table):
-        raise invalid("This business keeps no prescription records.", field)
+    need_table(tx, table, field, "This business keeps no prescription records.")
 
 
 def _carers(tx: WorldTx, patient_id: str) -> list[dict[str, Any]]:

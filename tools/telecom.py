@@ -21,10 +21,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tools.common import money, now, require
+from tools.common import money, need_table, now, require
 from tools.contract import Effect, Tool, WorldTx
 from tools.customers import same_phone
-from tools.errors import conflict, invalid
+from tools.errors import conflict
 from tools.params import cents, obj, ref, text
 from tools.timefmt import parse_date, parse_time
 
@@ -32,8 +32,7 @@ _LINKS = ("order_id", "appointment_id", "subscription_id")
 
 
 def _need(tx: WorldTx, table: str, field: str) -> None:
-    if not tx.has_table(table):
-        raise invalid("This business keeps no internet service accounts.", field)
+    need_table(tx, table, field, "This business keeps no internet service accounts.")
 
 
 def _role(account: dict[str, Any], customer_id: str) -> str | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from tools.common import arg_date, now, require
+from tools.common import arg_date, need_table, now, require
 from tools.contract import Effect, Tool, WorldTx
 from tools.errors import conflict, invalid
 from tools.params import cents, obj, ref
@@ -36,8 +36,7 @@ def keepers(vehicle: dict[str, Any]) -> list[str]:
 
 
 def _need(tx: WorldTx, table: str, field: str) -> None:
-    if not tx.has_table(table):
-        raise invalid("This business keeps no vehicle or work-order records.", field)
+    need_table(tx, table, field, "This business keeps no vehicle or work-order records.")
 
 
 def _vehicle_of(tx: WorldTx, order: dict[str, Any]) -> dict[str, Any]:
