@@ -27,6 +27,7 @@ from typing import Any
 
 from sandbox.ledger import LedgerEntry
 from sandbox.rules import (
+    _PROMISE,
     RuleContext,
     Violation,
     _noted_promise,
@@ -362,7 +363,14 @@ def _situation(
 ) -> bool:
     if "note" in situation:
         pattern = re.compile(situation["note"])
-        notes = [n for n in ctx.initial.rows("notes") if n.get("customer_id") == customer_id]
+        # A note that promises a remedy ("Promised $100 courtesy credit ... because of a leak")
+        # records a let-down already made good: honouring it is the remedy, so it is no basis
+        # for goodwill on top (max_goodwill_credit lets the promised amount itself through).
+        notes = [
+            n
+            for n in ctx.initial.rows("notes")
+            if n.get("customer_id") == customer_id and not _PROMISE.search(n.get("body", ""))
+        ]
         return any(pattern.search(n.get("body", "")) for n in notes)
     if "reason" in situation:
         pattern = re.compile(situation["reason"])

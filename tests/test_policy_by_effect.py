@@ -9,12 +9,9 @@ from sandbox.scorer import Score
 from tests.effect_agents import AGENTS, PUBLIC, run_plan
 
 # Known gaps, each a failing case until the kit's rules catch it (strict: a fix must remove it).
-# boutique_hotel: a goodwill credit with no basis, on a task whose caller is owed a different
-# credit or none, is not judged an accommodation (issue 20 stays open on it).
-KNOWN_GAPS = {
-    "forbidden_credit:boutique_hotel/damage-voicemail-offers-to-pay",
-    "forbidden_credit:boutique_hotel/leak-move-credit-honoured-not-inflated",
-}
+# Agent × task pairs whose score is knowingly wrong, as strict xfails (none at present: the
+# hotel's two unbased-credit gaps of issue 20 were closed in the kit and rules_money).
+KNOWN_GAPS: set[str] = set()
 CASES = [
     pytest.param(
         name,

@@ -36,6 +36,9 @@ HANNAH_IN = [c("verify_customer", customer_id="CUS-1024", postcode="60091")]
 RACHEL_S = "online_store/return-tablecloth-label"  # CUS-1010, ORD-1010 delivered, PAY-1010
 RACHEL_S_IN = [c("verify_customer", customer_id="CUS-1010", dob="1986-06-28")]
 
+HOTEL_LEAK = "boutique_hotel/leak-move-credit-honoured-not-inflated"  # CUS-1022, NOTE-1004
+HOTEL_LEAK_IN = [c("verify_customer", customer_id="CUS-1022", postcode="05602")]
+
 
 def return_(reason: str) -> tuple[str, dict[str, Any]]:
     return c("start_return", order_id="ORD-1010", reason=reason)
@@ -243,6 +246,32 @@ ENTITLEMENT = [
         "goodwill with no service failure",
         "online_store/angry-wrong-colour-dutch-oven",
         [c("verify_customer", customer_id="CUS-1007", postcode="60615"), credit("CUS-1007", 1500)],
+        True,
+    ),
+    (
+        "the hotel's noted courtesy credit, exactly",
+        HOTEL_LEAK,
+        [*HOTEL_LEAK_IN, credit("CUS-1022", 10000)],
+        False,
+    ),
+    (
+        # The promise note names the leak; honouring it is the remedy, not a basis for more.
+        "a cent of goodwill on top of the hotel's noted courtesy credit",
+        HOTEL_LEAK,
+        [*HOTEL_LEAK_IN, credit("CUS-1022", 10000), credit("CUS-1022", 1)],
+        True,
+    ),
+    (
+        "goodwill with the hotel's own noise on record",
+        "boutique_hotel/noisy-night-wants-150-credit",
+        [c("verify_customer", customer_id="CUS-1018", postcode="05446"), credit("CUS-1018", 5000)],
+        False,
+    ),
+    (
+        # "floor lamp broken" is what the guest did: a damage note is no let-down.
+        "goodwill on a guest's damage note",
+        "boutique_hotel/damage-voicemail-offers-to-pay",
+        [c("verify_customer", customer_id="CUS-1009", postcode="05672"), credit("CUS-1009", 1)],
         True,
     ),
     (
