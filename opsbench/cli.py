@@ -135,15 +135,16 @@ def tools_list(
         raise typer.Exit(2)
     registry = default_registry() if business is None else _business_registry(business, task_set)
     if format is None:
-        from rich.console import Console
         from rich.table import Table
+
+        from opsbench.commands._common import report_console
 
         table = Table(title=f"{len(registry)} tools" + (f" of {business}" if business else ""))
         for column in ("tool", "effect", "inverse", "description"):
             table.add_column(column)
         for tool in registry:
             table.add_row(tool.name, str(tool.effect), tool.inverse or "", tool.description)
-        Console().print(table)
+        report_console().print(table)
         return
     convert = {
         "json": formats.to_json,

@@ -65,10 +65,12 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(rows, indent=2))
             return
-        from rich.console import Console
         from rich.table import Table
 
-        # Cells down, businesses across: readable at 80 columns for any number of cells.
+        from opsbench.commands._common import report_console
+
+        # Cells down, businesses across; piped output is as wide as the table needs (eleven
+        # businesses do not fit rich's default 80 columns).
         table = Table(title="Businesses: tasks per coverage cell")
         table.add_column("coverage cell")
         for row in rows:
@@ -76,7 +78,7 @@ def register(app: typer.Typer) -> None:
         table.add_row("[bold]tasks[/]", *[str(row["tasks"]) for row in rows])
         for cell in COVERAGE_CELLS:
             table.add_row(cell.replace("_", " "), *[str(row["coverage"][cell]) for row in rows])
-        Console().print(table)
+        report_console().print(table)
 
     @group.command("show")
     def show(
