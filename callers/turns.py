@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -99,6 +99,11 @@ class Turn:
         return bool(self.kinds.intersection(kinds))
 
 
+# The scripted caller reads each assistant turn as it is said, and the fidelity check reads the
+# same turns again after the episode; reference assistants repeat their turns across tasks and
+# trials. A Turn is immutable and depends on the text alone, so one reading serves them all.
+# Bounded, so that memory stays flat over any number of episodes.
+@lru_cache(maxsize=4096)
 def classify(text: str) -> Turn:
     """The kinds of the assistant turn ``text`` (empty text is ``silence``)."""
     text = text.strip()

@@ -27,6 +27,8 @@ TEXTS = [
     "API-KEY: 'another-secret'",
     "x-api-key=abcdefgh",
     "apikey: 12345678",
+    "the therapist said api keys rotate: api key=abcdefgh",
+    "APIKEY=abcdefgh and API_Key=abcdefgh",
     "AUTHORIZATION=topsecret99",
     # Letters that IGNORECASE matches to ASCII ones: dotless i, dotted capital I.
     "ap\u0131_key=abcdefgh",
