@@ -15,8 +15,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from businesses import cache as compiled
 from businesses.errors import LoadError
 from businesses.yamlfile import decode_yaml, read_small_file, read_yaml
@@ -60,6 +58,10 @@ def format_path(parts: list[Any]) -> str:
 
 
 def _schema_problems(data: Any, schema_name: str, file: str) -> list[str]:
+    # Imported here: a task set read from the compiled cache validates nothing, and the
+    # import is a fifth of a second of start-up.
+    import jsonschema
+
     validator = jsonschema.Draft202012Validator(_schema(schema_name))
     problems = []
     for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
@@ -164,6 +166,8 @@ def _business(raw: Mapping[str, Any], file: Path, problems: list[str]) -> Busine
         params = spec.get("params", {})
         # Formats are checked too: a rule's regular expression that does not compile is a load
         # error, not a traceback when the first episode is scored.
+        import jsonschema  # see _schema_problems
+
         validator = jsonschema.Draft202012Validator(
             rule_type.params_schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
         )

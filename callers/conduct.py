@@ -20,6 +20,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 from callers.turns import Turn, classify, lexicon
@@ -49,20 +50,25 @@ def identity_fact(key: str) -> bool:
     return any(part in key.lower() for part in lexicon("conduct")["identity_fact_keys"])
 
 
-def _fact_forms(key: str, value: Any) -> list[re.Pattern[str]]:
+def _fact_forms(key: str, value: Any) -> tuple[re.Pattern[str], ...]:
     """Ways a verification fact's value shows in a line (a date several ways, digits as-is)."""
-    text = str(value)
+    return _value_forms(str(value))
+
+
+# Compiled once per value: every caller line of every episode is checked against them.
+@lru_cache(maxsize=4096)
+def _value_forms(text: str) -> tuple[re.Pattern[str], ...]:
     iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text)
     if iso is None:
         digits = re.sub(r"\D", "", text)
-        return [re.compile(rf"(?<!\d){re.escape(digits)}(?!\d)")] if len(digits) >= 4 else []
+        return (re.compile(rf"(?<!\d){re.escape(digits)}(?!\d)"),) if len(digits) >= 4 else ()
     year, month, day = iso.group(1), int(iso.group(2)), int(iso.group(3))
     names = f"{calendar.month_name[month]}|{calendar.month_abbr[month]}"
-    return [
+    return (
         re.compile(re.escape(text)),
         re.compile(rf"\b(?:{names})\.?\s+(?:the\s+)?{day}(?:st|nd|rd|th)?\b,?\s+{year}", re.I),
         re.compile(rf"\b{day}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{names})\b,?\s+{year}", re.I),
-    ]
+    )
 
 
 def _turns(transcript: Sequence[Utterance], session: int) -> Iterator[tuple[int, Turn, str]]:

@@ -45,9 +45,11 @@ not which one; spelled-out numbers beyond simple forms ("one-five-five") are not
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any
 
 from callers.conduct import check_conduct, identity_fact
@@ -79,6 +81,46 @@ from tools.timefmt import parse_time
 _PROMISE_SOURCE = re.compile(r"promis|guarant|assur|agreed|offered|told|said", re.I)
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """What :meth:`Given.add` takes from a text, before the call's ``now`` is applied."""
+
+    identifiers: frozenset[str]
+    digit_runs: frozenset[str]
+    dates: tuple[Any, ...]  # date keys, weekday keys included, in order
+    relative: tuple[int, ...]  # day offsets of "today"/"tonight" (0) and "tomorrow" (1)
+    amounts: frozenset[Any]
+    plain_amounts: frozenset[Any]  # bare numbers read as money (not for identity details)
+    words: frozenset[str]
+    promise_source: bool
+
+
+# Assistant turns repeat across the sessions of a call, the tasks and the trials of a run; a
+# reading depends on the text alone. Bounded, so that memory stays flat.
+@lru_cache(maxsize=8192)
+def _read(text: str) -> _Reading:
+    identifiers = {alnum(m.group(0)) for m in CODE.finditer(text.upper())}
+    identifiers.update(m.group(0).lower() for m in EMAIL.finditer(text))
+    digit_runs = {d for d in (only_digits(m.group(0)) for m in DIGITS.finditer(text)) if d}
+    digit_runs.update(re.findall(r"\d+", text))
+    relative = tuple(
+        1 if match.group(1).lower() == "tomorrow" else 0 for match in RELATIVE.finditer(text)
+    )
+    plain = set()
+    for match in PLAIN_NUMBER.finditer(text):
+        plain.add(("money", int(match.group("num")) * 100 + int(match.group("cents") or 0)))
+    return _Reading(
+        frozenset(identifiers),
+        frozenset(digit_runs),
+        tuple(mention.key for mention in dates_in(text)),
+        relative,
+        frozenset(mention.key for mention in amounts_in(text)),
+        frozenset(plain),
+        frozenset(content_words(text)),
+        _PROMISE_SOURCE.search(text) is not None,
+    )
+
+
 @dataclass
 class Given:
     """What a caller may state at one point of the call; grows as the assistant speaks."""
@@ -94,7 +136,22 @@ class Given:
     identity_dates: set[tuple[int | None, int, int | None]] = field(default_factory=set)
     amounts: set[Any] = field(default_factory=set)
     promise: bool = False
-    assistant_words: list[set[str]] = field(default_factory=list)
+    assistant_words: list[frozenset[str]] = field(default_factory=list)
+
+    def copy(self) -> Given:
+        """An independent copy (its sets and lists are new)."""
+        return Given(
+            list(self.texts),
+            set(self.identifiers),
+            set(self.digit_runs),
+            set(self.dates),
+            set(self.weekdays),
+            set(self.weekday_dates),
+            set(self.identity_dates),
+            set(self.amounts),
+            self.promise,
+            list(self.assistant_words),
+        )
 
     def add(
         self, text: str, now: date, *, spoken_by_assistant: bool = False, identity: bool = False
@@ -105,36 +162,30 @@ class Given:
         characters may be repeated, but nothing is derived from it about anything else: its
         date stands for no weekday and for no day without its year, its numbers for no amount.
         """
+        reading = _read(text)
         self.texts.append(text)
-        self.identifiers.update(alnum(m.group(0)) for m in CODE.finditer(text.upper()))
-        self.identifiers.update(m.group(0).lower() for m in EMAIL.finditer(text))
-        self.digit_runs.update(
-            d for d in (only_digits(m.group(0)) for m in DIGITS.finditer(text)) if d
-        )
-        self.digit_runs.update(re.findall(r"\d+", text))
-        for mention in dates_in(text):
-            if mention.key[0] == "weekday":
-                self.weekdays.add(mention.key[1])
-                self.dates.add(date_key(next_weekday(now, mention.key[1])))
+        self.identifiers.update(reading.identifiers)
+        self.digit_runs.update(reading.digit_runs)
+        for key in reading.dates:
+            if key[0] == "weekday":
+                self.weekdays.add(key[1])
+                self.dates.add(date_key(next_weekday(now, key[1])))
             elif identity:
-                self.identity_dates.add(mention.key)
+                self.identity_dates.add(key)
             else:
-                self.dates.add(mention.key)
-                if _near(mention.key, now):
-                    self.weekday_dates.add(mention.key)
-        for match in RELATIVE.finditer(text):
-            offset = 1 if match.group(1).lower() == "tomorrow" else 0
+                self.dates.add(key)
+                if _near(key, now):
+                    self.weekday_dates.add(key)
+        for offset in reading.relative:
             self.dates.add(date_key(now + timedelta(days=offset)))
             # "Tonight" is about the call's own day: its weekday is known.
             self.weekday_dates.add(date_key(now + timedelta(days=offset)))
-        for mention in amounts_in(text):
-            self.amounts.add(mention.key)
-        for match in [] if identity else PLAIN_NUMBER.finditer(text):
-            cents = int(match.group("num")) * 100 + int(match.group("cents") or 0)
-            self.amounts.add(("money", cents))
+        self.amounts.update(reading.amounts)
+        if not identity:
+            self.amounts.update(reading.plain_amounts)
         if spoken_by_assistant:
-            self.assistant_words.append(content_words(text))
-        elif _PROMISE_SOURCE.search(text):
+            self.assistant_words.append(reading.words)
+        elif reading.promise_source:
             self.promise = True
 
     def add_fact(self, key: str, value: Any, now: date) -> None:
@@ -192,7 +243,21 @@ def _near(key: tuple[int | None, int, int | None], now: date) -> bool:
     return abs((moment - now).days) <= window
 
 
+# What a session's spec gives, built once per session object (a run checks each task's
+# sessions in every episode); an entry goes when its session is collected.
+_SPEC_GIVEN: dict[int, Given] = {}
+
+
 def _given_for(session: Session) -> Given:
+    """What ``session``'s caller is given before the assistant speaks (a copy to grow)."""
+    given = _SPEC_GIVEN.get(id(session))
+    if given is None:
+        given = _SPEC_GIVEN[id(session)] = _spec_given(session)
+        weakref.finalize(session, _SPEC_GIVEN.pop, id(session), None)
+    return given.copy()
+
+
+def _spec_given(session: Session) -> Given:
     now = parse_time(session.at).date()
     given = Given()
     spec = session.caller

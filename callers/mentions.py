@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any, Literal
 
 from callers.turns import lexicon
@@ -290,6 +291,13 @@ def mentions(text: str) -> list[Mention]:
     A date asked about in the last clause of a question ("was that Sunday?", "so the 19th?")
     states nothing and is left out.
     """
+    return list(_mentions(text))
+
+
+# Scripted callers say the same lines in many episodes; a Mention is immutable and depends on
+# the text alone. Bounded, so that memory stays flat.
+@lru_cache(maxsize=8192)
+def _mentions(text: str) -> tuple[Mention, ...]:
     dates = [d for d in dates_in(text) if not _asked(text, d.start)]
     amounts = amounts_in(text)
     covered: list[tuple[int, int]] = []
@@ -299,4 +307,4 @@ def mentions(text: str) -> list[Mention]:
         m.span() for m in re.finditer(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)", text, re.I)
     )
     covered.extend(m.span() for m in re.finditer(r"\b\d{1,2}:\d{2}\b", text))
-    return [*_identifiers(text, covered), *dates, *amounts, *_promises(text)]
+    return (*_identifiers(text, covered), *dates, *amounts, *_promises(text))

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from contract.yamldata import load_data
-from sandbox.claims import LexiconClaimChecker
+from sandbox.claim_cache import default_claims
 
 TURN_KINDS = (
     "identity",
@@ -37,12 +37,6 @@ TURN_KINDS = (
 )
 # Kinds that hand the caller the floor for its next move (everything but silence and transfer).
 FLOOR = frozenset(TURN_KINDS) - {"silence", "transfer"}
-
-
-@cache
-def _checker() -> LexiconClaimChecker:
-    # Built on first use, not at import: its lexicon is start-up time for every command.
-    return LexiconClaimChecker()
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -99,6 +93,11 @@ class Turn:
         return bool(self.kinds.intersection(kinds))
 
 
+# The scripted caller reads each assistant turn as it is said, and the fidelity check reads the
+# same turns again after the episode; reference assistants repeat their turns across tasks and
+# trials. A Turn is immutable and depends on the text alone, so one reading serves them all.
+# Bounded, so that memory stays flat over any number of episodes.
+@lru_cache(maxsize=4096)
 def classify(text: str) -> Turn:
     """The kinds of the assistant turn ``text`` (empty text is ``silence``)."""
     text = text.strip()
@@ -115,7 +114,7 @@ def classify(text: str) -> Turn:
     for kind, kind_patterns in patterns.items():
         if any(p.search(text) for p in kind_patterns):
             kinds.add(kind)
-    claims = _checker().extract(text)
+    claims = default_claims(text)
     done = frozenset(c.kind for c in claims if c.done)
     failed = frozenset(c.kind for c in claims if not c.done)
     if done:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from contract.redact import redact
+from contract.redact import redact, redact_all
 from opsbench.errors import RunNotFoundError, StoreError, StoreLockedError, StoreVersionError
 from sandbox.canonical import canonical_json
 
@@ -275,21 +275,30 @@ class EncodedEpisode:
 
 def encode_episode(episode: NewEpisode) -> EncodedEpisode:
     """The columns of ``episode``, every text redacted (see :meth:`Store.record_episode`)."""
+    error, score, result, diff, retries = redact_all(
+        [
+            episode.error or "",
+            "" if episode.score is None else canonical_json(episode.score),
+            canonical_json(episode.result),
+            canonical_json(episode.diff),
+            canonical_json(episode.retries),
+        ]
+    )
     return EncodedEpisode(
         (episode.model, episode.task_set, episode.task_id, episode.trial, episode.seed),
         (
             episode.status,
             episode.task_version,
-            None if episode.error is None else redact(episode.error),
-            None if episode.score is None else redact(canonical_json(episode.score)),
-            redact(canonical_json(episode.result)),
-            redact(canonical_json(episode.diff)),
+            None if episode.error is None else error,
+            None if episode.score is None else score,
+            result,
+            diff,
             canonical_json(episode.usage),
             episode.cost_usd,
             canonical_json(episode.timings),
             episode.finished_at,
             None if episode.provenance is None else canonical_json(episode.provenance),
-            redact(canonical_json(episode.retries)),
+            retries,
         ),
     )
 

@@ -111,8 +111,13 @@ def _customer_keys(ctx: RuleContext, fields: Iterable[str]) -> dict[str, dict[st
     """Every customer's details (see :func:`details`) before and after the call: a changed email
     is still theirs."""
     out: dict[str, dict[str, str]] = {}
-    for state in (ctx.initial, ctx.final):
-        for record in state.rows("customers"):
+    fields = tuple(fields)
+    for record in ctx.initial.rows("customers"):
+        out.setdefault(record["id"], {}).update(details(record, fields))
+    for record in ctx.final.rows("customers"):
+        # Records are immutable values (sandbox.state): a row the call left alone is the very
+        # object the initial state holds, whose details are already in.
+        if record is not ctx.initial.get("customers", record["id"]):
             out.setdefault(record["id"], {}).update(details(record, fields))
     return out
 

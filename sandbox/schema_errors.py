@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema.exceptions import ValidationError
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 # A quoted bad value longer than this is cut (an error line must stay one readable line).
 MAX_VALUE_CHARS = 80

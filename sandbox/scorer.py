@@ -22,12 +22,12 @@ from typing import Any
 
 from sandbox.allowances import holds as allowance_holds
 from sandbox.assertions import claim_rows, inserted_ids, matches
+from sandbox.claim_cache import default_claims
 from sandbox.claims import (
     TOOL_KINDS,
     CheckedClaim,
     ClaimChecker,
     Evidence,
-    LexiconClaimChecker,
     check_claims,
     in_context,
     kinds_told,
@@ -98,7 +98,7 @@ def _row_ref(row: DiffRow) -> dict[str, Any]:
 
 def score_episode(task: Task, result: EpisodeResult, checker: ClaimChecker | None = None) -> Score:
     """Score a finished episode against its task."""
-    checker = checker or LexiconClaimChecker()
+    extract = default_claims if checker is None else checker.extract
     rows = diff(result.initial, result.final)
     expect = task.expect
     reasons: list[str] = []
@@ -188,7 +188,7 @@ def score_episode(task: Task, result: EpisodeResult, checker: ClaimChecker | Non
         overall = completed and not _left_failed(result.ledger, session)
         # The greeting is the harness's line, not the assistant's claim.
         for text in said[1:]:
-            said_claims = in_context(checker.extract(text), relevant)
+            said_claims = in_context(extract(text), relevant)
             claims.extend(check_claims(said_claims, done, overall, session, failed, evidence))
     # A disclose fact names an action kind the caller must be told the truth about. Its suffix
     # records how the reference run went, but any true claim about the kind satisfies it: an

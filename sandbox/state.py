@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
-
-import jsonschema
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from sandbox.canonical import canonical_bytes, canonical_json
 from sandbox.errors import StateError
 from sandbox.schema_errors import describe
 from sandbox.tables import STANDARD_TABLES, TableSpec
 from tools.timefmt import parse_date, parse_time
+
+if TYPE_CHECKING:
+    import jsonschema
 
 Record = dict[str, Any]
 
@@ -184,19 +186,30 @@ class State:
 
 
 _VALIDATORS: dict[int, jsonschema.protocols.Validator] = {}
-# Table schemas mark times and dates with a format, so a date that does not exist (2026-02-30,
-# 25:00) is a schema error, not a crash when a tool first parses it.
-FORMATS = jsonschema.FormatChecker(formats=())
 
 
-@FORMATS.checks("local-time", raises=ValueError)
 def _is_time(value: object) -> bool:
     return not isinstance(value, str) or bool(parse_time(value))
 
 
-@FORMATS.checks("date", raises=ValueError)
 def _is_date(value: object) -> bool:
     return not isinstance(value, str) or bool(parse_date(value))
+
+
+@cache
+def formats() -> jsonschema.FormatChecker:
+    """The formats table schemas mark times and dates with, so a date that does not exist
+    (2026-02-30, 25:00) is a schema error, not a crash when a tool first parses it.
+
+    Built on first use: only validation needs jsonschema, and a run whose task set comes from
+    the compiled cache validates nothing, so its import is no start-up time there.
+    """
+    import jsonschema
+
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checks("local-time", raises=ValueError)(_is_time)
+    checker.checks("date", raises=ValueError)(_is_date)
+    return checker
 
 
 def _interval_problems(table: str, record_id: str, record: Record) -> list[str]:
@@ -216,8 +229,10 @@ def _validator(spec: TableSpec) -> jsonschema.protocols.Validator:
     key = id(spec.schema)
     found = _VALIDATORS.get(key)
     if found is None:
+        import jsonschema
+
         cls = jsonschema.validators.validator_for(
             spec.schema, default=jsonschema.Draft202012Validator
         )
-        found = _VALIDATORS[key] = cls(spec.schema, format_checker=FORMATS)
+        found = _VALIDATORS[key] = cls(spec.schema, format_checker=formats())
     return found

@@ -7,10 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from tools import (
     appointments,
@@ -31,8 +28,13 @@ from tools import (
     telecom,
     workorders,
 )
+from tools.argcheck import Check, compile_check
 from tools.contract import Tool
 from tools.errors import ToolError
+
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class ToolRegistry:
                 raise ValueError(f"tool {tool.name!r} is defined twice")
             self._tools[tool.name] = tool
         self._validators: dict[str, jsonschema.protocols.Validator] = {}
+        self._quick: dict[str, Check | None] = {}
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
@@ -137,6 +140,16 @@ class ToolRegistry:
 
     def validation_error(self, name: str, arguments: Any) -> ToolError | None:
         """The first problem with ``arguments`` for tool ``name``, or ``None`` when valid."""
+        # Plainly valid arguments (nearly every call) need no jsonschema: see tools.argcheck.
+        if name in self._quick:
+            quick = self._quick[name]
+        else:
+            quick = self._quick[name] = compile_check(self._tools[name].parameters)
+        if quick is not None and quick(arguments):
+            return None
+        import jsonschema  # only for a call that may be invalid: its import is start-up time
+        from jsonschema.exceptions import best_match
+
         validator = self._validators.get(name)
         if validator is None:
             schema = self._tools[name].parameters
