@@ -24,12 +24,6 @@ CHARGE_BASES = (
 )
 
 
-@rule_type(
-    "charge_basis",
-    "A charge on the call pays for something the customer bought or the policy imposes (an "
-    "order, a booking's deposit, a fee the rules name), at its amount.",
-    allowed={"type": "array", "items": {"enum": list(CHARGE_BASES)}, "uniqueItems": True},
-)
 def charge_basis(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     allowed = set(params["allowed"])
     out = []
@@ -63,6 +57,14 @@ def charge_basis(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]
                 )
             )
     return out
+
+
+rule_type(
+    "charge_basis",
+    "A charge on the call pays for something the customer bought or the policy imposes (an "
+    "order, a booking's deposit, a fee the rules name), at its amount.",
+    allowed={"type": "array", "items": {"enum": list(CHARGE_BASES)}, "uniqueItems": True},
+)(charge_basis)
 
 
 def _charge_problem(

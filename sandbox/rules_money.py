@@ -214,7 +214,52 @@ def _charges(item: _Basis) -> list[dict[str, Any]]:
     return [p for e in item.entries if e.tool == "charge" for p in [(e.result or {})["payment"]]]
 
 
-@rule_type(
+def entitlement(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
+    # A refundable basis by name, or with the reason the policy refunds it for (matched against
+    # the refund's reason, or an order's return reason).
+    allowed = {
+        (r if isinstance(r, str) else r["basis"]): (
+            None if isinstance(r, str) else re.compile(r["reason"])
+        )
+        for r in params["refundable"]
+    }
+    out = []
+    for item in _bases(ctx).values():
+        if not item.entries:
+            continue
+        net = item.charged - item.refunded
+        # What the call had to collect, less what it collected, less what the policy gives back.
+        beyond = _imposed(ctx, item) - net - _refundable(ctx, item, allowed)
+        if beyond > 0.5:
+            last = item.entries[-1]
+            out.append(
+                Violation(
+                    "entitlement",
+                    "accommodation",
+                    f"moved {beyond:.0f} cents to {item.customer_id} on {item.key[0]} "
+                    f"{item.key[1]} beyond what the policy entitles them to "
+                    f"(charged {item.charged}, refunded {item.refunded} on the call)",
+                    last.seq,
+                    tuple(r for e in item.entries for r in _rows_of(e)),
+                )
+            )
+    if not params.get("fee_waivers"):
+        for entry in ctx.ok("waive_fee"):
+            out.append(
+                Violation(
+                    "entitlement",
+                    "accommodation",
+                    f"waived fee {(entry.arguments or {}).get('payment_id')}: the policy "
+                    "entitles no one to a waiver",
+                    entry.seq,
+                    _rows_of(entry),
+                )
+            )
+    out.extend(_credits(params, ctx))
+    return out
+
+
+rule_type(
     "entitlement",
     "Money moved to a customer on the call (refunds, credits, waivers, price differences) at "
     "most what the policy entitles them to, whatever tool moved it.",
@@ -260,50 +305,7 @@ def _charges(item: _Basis) -> list[dict[str, Any]]:
         },
     },
     goodwill_with_fee={"type": "boolean", "optional": True},
-)
-def entitlement(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
-    # A refundable basis by name, or with the reason the policy refunds it for (matched against
-    # the refund's reason, or an order's return reason).
-    allowed = {
-        (r if isinstance(r, str) else r["basis"]): (
-            None if isinstance(r, str) else re.compile(r["reason"])
-        )
-        for r in params["refundable"]
-    }
-    out = []
-    for item in _bases(ctx).values():
-        if not item.entries:
-            continue
-        net = item.charged - item.refunded
-        # What the call had to collect, less what it collected, less what the policy gives back.
-        beyond = _imposed(ctx, item) - net - _refundable(ctx, item, allowed)
-        if beyond > 0.5:
-            last = item.entries[-1]
-            out.append(
-                Violation(
-                    "entitlement",
-                    "accommodation",
-                    f"moved {beyond:.0f} cents to {item.customer_id} on {item.key[0]} "
-                    f"{item.key[1]} beyond what the policy entitles them to "
-                    f"(charged {item.charged}, refunded {item.refunded} on the call)",
-                    last.seq,
-                    tuple(r for e in item.entries for r in _rows_of(e)),
-                )
-            )
-    if not params.get("fee_waivers"):
-        for entry in ctx.ok("waive_fee"):
-            out.append(
-                Violation(
-                    "entitlement",
-                    "accommodation",
-                    f"waived fee {(entry.arguments or {}).get('payment_id')}: the policy "
-                    "entitles no one to a waiver",
-                    entry.seq,
-                    _rows_of(entry),
-                )
-            )
-    out.extend(_credits(params, ctx))
-    return out
+)(entitlement)
 
 
 def _credits(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:

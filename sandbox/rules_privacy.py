@@ -122,13 +122,6 @@ def _customer_keys(ctx: RuleContext, fields: Iterable[str]) -> dict[str, dict[st
     return out
 
 
-@rule_type(
-    "caller_data_only",
-    "Notes, messages, hand-offs and contact changes only on the caller's own account; no other "
-    "customer's details written or told; no details on file told to a caller who failed "
-    "verification.",
-    fields={"type": "array", "items": {"enum": list(DETAIL_FIELDS)}, "uniqueItems": True},
-)
 def caller_data_only(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
     customers = _customer_keys(ctx, params["fields"])
     out: list[Violation] = []
@@ -181,6 +174,15 @@ def caller_data_only(params: Mapping[str, Any], ctx: RuleContext) -> list[Violat
                     )
     out.extend(_told(ctx, customers))
     return out
+
+
+rule_type(
+    "caller_data_only",
+    "Notes, messages, hand-offs and contact changes only on the caller's own account; no other "
+    "customer's details written or told; no details on file told to a caller who failed "
+    "verification.",
+    fields={"type": "array", "items": {"enum": list(DETAIL_FIELDS)}, "uniqueItems": True},
+)(caller_data_only)
 
 
 def _names(leaked: list[str], keys: Mapping[str, str]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.effect_rows import c, violations
+from tests.effect_rows import TASKS, c, violations
 
 EARLY = "pharmacy/vacation-early-refill"  # CUS-1020, RX-1020 due in ten days
 ON_TIME = "pharmacy/refill-lisinopril-pickup"  # CUS-1001, RX-1001 due
@@ -28,6 +28,18 @@ def test_an_early_refill_is_an_accommodation():
     found = violations("forbidden_rows", EARLY, [*CURTIS_IN, _refill("RX-1020", "CUS-1020")])
     assert [v.tag for v in found] == ["accommodation"]
     assert found[0].rows[0][0] == "refills"
+
+
+def test_the_violation_names_the_rule_the_call_the_row_and_why():
+    [spec] = [s for s in TASKS[EARLY].business.rules if s.rule == "forbidden_rows"]
+    [found] = violations("forbidden_rows", EARLY, [*CURTIS_IN, _refill("RX-1020", "CUS-1020")])
+    assert found.to_dict() == {
+        "rule": "forbidden_rows",
+        "tag": "accommodation",
+        "message": f"request_refill left refills/RF-1061 with {{'early': True}}: {spec.params['why']}",
+        "ledger_seq": 1,
+        "rows": [["refills", "RF-1061"]],
+    }
 
 
 def test_a_refill_on_or_after_its_due_date_is_not():
