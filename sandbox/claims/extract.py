@@ -152,11 +152,17 @@ class LexiconClaimChecker:
                 last: list[Claim] = []
                 waiting: list[str] = []
                 tried = False
-                offered = False
+                # Whether the clause before was an offer: looked up only when a bare verb needs it.
+                offered: bool | None = False
+                previous = ""
                 for clause in _clauses(sentence, lex):
                     # "I'll note it and put you through": the second verb shares the offer.
-                    shared = offered and bool(lex.patterns["bare_verb"].match(clause))
-                    offered = shared or bool(lex.patterns["not_a_claim"].search(clause))
+                    shared = False
+                    if offered is not False and lex.patterns["bare_verb"].match(clause):
+                        if offered is None:
+                            offered = bool(lex.patterns["not_a_claim"].search(previous))
+                        shared = offered
+                    offered, previous = (True if shared else None), clause
                     claims = [
                         _object(c, clause, before, lex)
                         for c in self._read(clause, scope, lex, present, shared)

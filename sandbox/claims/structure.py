@@ -55,7 +55,9 @@ def _clean(line: str) -> tuple[str, bool, bool]:
     bullet = bool(_BULLET.match(line))
     line = _BULLET.sub("", line)
     bold_only = line.strip().startswith("**") and line.strip().endswith("**")
-    line = _EMPHASIS.sub("", line).strip()
+    if "*" in line or "_" in line or "`" in line:
+        line = _EMPHASIS.sub("", line)
+    line = line.strip()
     return line, heading or (bold_only and len(line) <= 60), bullet
 
 
