@@ -96,8 +96,10 @@ def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
     """Of several kinds in a negated clause, those it negates: when the clause was negated by
     its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
     hours of the booking"); when only by a label or mark, the first kind named."""
-    if negation is None:
-        first = min(m[1].start() for m in matches)
+    first = min(m[1].start() for m in matches)
+    if negation is None or all(m[1].end() <= min(negation) for m in matches):
+        # "Refund of June's payment -- not possible": when every kind is named before the
+        # negation, the first is the head of what it negates.
         return [m for m in matches if m[1].start() == first]
 
     def distance(m) -> int:  # type: ignore[no-untyped-def]
@@ -169,7 +171,12 @@ class LexiconClaimChecker:
                     ]
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
-                        scope == "not_done" or (tried and not any(c.done for c in claims))
+                        scope == "not_done"
+                        or (
+                            tried
+                            and not any(c.done for c in claims)
+                            and not _another_refusal(claims, last, clause, lex)
+                        )
                     ):
                         # "❌ Text reminder -- your number isn't taking texts": after the item
                         # a not-done label or mark scopes, the rest of the line says why; "I
@@ -285,9 +292,13 @@ class LexiconClaimChecker:
             # call you when the results are in") only says when.
             return []
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
-        history = not labelled and bool(
-            (p["history"].search(clause) and not p["perfect"].search(clause))
-            or (p["past_passive"].search(clause) and not p["agent"].search(clause))
+        history = (
+            not labelled
+            and bool(
+                (p["history"].search(clause) and not p["perfect"].search(clause))
+                or (p["past_passive"].search(clause) and not p["agent"].search(clause))
+            )
+            and not (negated and p["own_refusal"].search(clause))
         )
         if history and negated:
             return []  # "we didn't charge you last time": about before this call
@@ -350,6 +361,15 @@ class LexiconClaimChecker:
             Claim(c.kind, c.done, c.text, c.span, d, c.state)
             for c, d in zip(claims, details, strict=True)
         ]
+
+
+def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: Lexicon) -> bool:
+    """After a failed attempt, "... and I couldn't refund anything": the assistant's own refusal
+    of another kind of action is a report of its own, not the reason the attempt failed."""
+    tried = {c.kind for c in last}
+    return any(c.kind not in tried for c in claims) and bool(
+        lex.patterns["own_refusal"].search(clause)
+    )
 
 
 def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:

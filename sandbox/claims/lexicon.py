@@ -166,6 +166,7 @@ def lexicon() -> Lexicon:
         "perfect",
         "past_passive",
         "no_record",
+        "own_refusal",
         "sms_words",
         "email_words",
     )
