@@ -226,6 +226,17 @@ class LexiconClaimChecker:
         kinds = lex.cued(lowered, present)
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
+        # Each kind's words, read as done or (negated) not done, before the costlier tests.
+        reports = [
+            (kind_lex, _first(kind_lex.done, kind_lex.any_done, clause))
+            for kind_lex in kinds
+            if kind_lex.unless is None or not kind_lex.unless.search(clause)
+        ]
+        if all(match is None for _, match in reports) and not any(
+            kind_lex.any_act is not None and kind_lex.any_act.search(clause)
+            for kind_lex, _ in reports
+        ):
+            return []  # no kind's report and no kind's action words: negation cannot matter
         negation = _negation(clause, lex)
         negated = negation is not None
         attempt = None if negated else p["attempt"].search(clause)
@@ -234,12 +245,8 @@ class LexiconClaimChecker:
         scoped = not negated and (scope == "not_done" or "notdonemark" in lowered)
         negated = negated or scoped
         marked_done = scope == "done" or "donemark" in lowered or bool(p["cleft"].search(clause))
-        # Each kind's words, read as done or (negated) not done, before the costlier tests.
         matches = []
-        for kind_lex in kinds:
-            if kind_lex.unless is not None and kind_lex.unless.search(clause):
-                continue
-            match = _first(kind_lex.done, kind_lex.any_done, clause)
+        for kind_lex, match in reports:
             if match is None and (negated or marked_done):
                 match = _first(kind_lex.act, kind_lex.any_act, clause)
                 if match is not None:

@@ -110,9 +110,103 @@ def _escape(char: str) -> str:
     return "\\" + char if char in "-]\\^[" else re.escape(char)
 
 
+_GROUP_OPENER = re.compile(r"\((?:\?(?:[:=!]|<[=!]|P<\w+>))?")
+_QUANTIFIERS = frozenset("?*+{")
+
+
+def factored(pattern: str, ignore_case: bool = True) -> str:
+    """``pattern`` with the alternatives of each group that open with the same letter written
+    once: ``(?:not|never|no)`` becomes ``(?:n(?:ot|ever|o))``. ``re`` then tries one branch per
+    first letter instead of every alternative at every position. Only alternatives that open
+    with a plain letter (not quantified) are grouped, and never across an alternative that opens
+    otherwise (which could match at the same place): the first alternative that matches at a
+    position is the same, so every match is. Patterns with constructs the scan does not know are
+    returned as they are."""
+    if "(?#" in pattern or "(?(" in pattern or re.search(r"\(\?[aiLmsux-]+\)", pattern):
+        return pattern
+    try:
+        text, end = _alternatives(pattern, 0, ignore_case)
+    except IndexError:
+        return pattern
+    return text if end == len(pattern) else pattern
+
+
+def _alternatives(pattern: str, i: int, ignore_case: bool) -> tuple[str, int]:
+    """The alternation starting at ``i`` (up to the ``)`` closing its group), factored."""
+    alternatives: list[str] = []
+    current: list[str] = []
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            current.append(pattern[i : i + 2])
+            i += 2
+        elif char == "[":
+            end = i + 1
+            if pattern[end] == "^":
+                end += 1
+            if pattern[end] == "]":
+                end += 1
+            while pattern[end] != "]":
+                end += 2 if pattern[end] == "\\" else 1
+            current.append(pattern[i : end + 1])
+            i = end + 1
+        elif char == "(":
+            opener = _GROUP_OPENER.match(pattern, i)
+            assert opener is not None
+            inner, i = _alternatives(pattern, opener.end(), ignore_case)
+            if i >= len(pattern) or pattern[i] != ")":
+                raise IndexError(i)
+            current.append(opener.group(0) + inner + ")")
+            i += 1
+        elif char == ")":
+            break
+        elif char == "|":
+            alternatives.append("".join(current))
+            current = []
+            i += 1
+        else:
+            current.append(char)
+            i += 1
+    alternatives.append("".join(current))
+    return _grouped(alternatives, ignore_case), i
+
+
+def _grouped(alternatives: list[str], ignore_case: bool) -> str:
+    groups: list[tuple[str | None, list[str]]] = []
+    open_: dict[str, int] = {}
+    for alternative in alternatives:
+        first = alternative[:1]
+        plain = first.isalpha() and first.isascii() and alternative[1:2] not in _QUANTIFIERS
+        if not plain:
+            groups.append((None, [alternative]))
+            open_.clear()  # what follows must not move before this one
+            continue
+        key = first.lower() if ignore_case else first
+        if key in open_:
+            groups[open_[key]][1].append(alternative)
+        else:
+            open_[key] = len(groups)
+            groups.append((key, [alternative]))
+    parts = []
+    for key, members in groups:
+        if key is None or len(members) == 1:
+            parts.append(members[0])
+        else:
+            parts.append(members[0][0] + "(?:" + "|".join(m[1:] for m in members) + ")")
+    return "|".join(parts)
+
+
 def compile_guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile(pattern, flags)``, with a lookahead on the first character when that helps;
-    the matches (and their groups) are those of the pattern itself."""
+    """``re.compile(pattern, flags)``, its alternatives :func:`factored` and with a lookahead on
+    the first character when that helps; the matches (and their groups) are those of the
+    pattern itself."""
+    re.compile(pattern, flags)  # an invalid pattern fails with its own message, unchanged
+    rewritten = factored(pattern, bool(flags & re.IGNORECASE))
+    try:
+        re.compile(rewritten, flags)
+        pattern = rewritten
+    except re.error:  # pragma: no cover - the scan keeps every construct it meets
+        pass
     chars = first_characters(pattern, flags)
     if chars is None:
         return re.compile(pattern, flags)
@@ -123,3 +217,4 @@ def compile_guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 
 __all__ = ["compile_guarded", "first_characters"]
+
