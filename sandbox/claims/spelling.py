@@ -15,6 +15,7 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from sandbox.claims.guard import compile_guarded
 from sandbox.claims.lexicon import lexicon
 
 _WORD = re.compile(r"(?<!')\b[A-Za-z]{4,}\b(?!')")
@@ -73,7 +74,7 @@ def _inflection(word: str, target: str) -> bool:
 def _shorthand() -> tuple[re.Pattern[str], dict[str, str]]:
     words = lexicon().shorthand
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE), words
+    return compile_guarded(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE), words
 
 
 def _expand(match: re.Match[str]) -> str:
