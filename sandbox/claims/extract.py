@@ -169,6 +169,8 @@ class LexiconClaimChecker:
                         _object(c, clause, before, lex)
                         for c in self._read(clause, scope, lex, present, shared)
                     ]
+                    if not claims and not last:
+                        claims = _pronoun_failure(clause, before, lex)
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
                         scope == "not_done"
@@ -377,6 +379,19 @@ def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: L
     return any(c.kind not in tried for c in claims) and bool(
         lex.patterns["own_refusal"].search(clause)
     )
+
+
+def _pronoun_failure(clause: str, before: str, lex: Lexicon) -> list[Claim]:
+    """ "..., so it looks like it didn't go through": a not-done claim of the last thing named."""
+    failed = lex.patterns["pronoun_failed"].search(clause)
+    if failed is None:
+        return []
+    last, kind = -1, None
+    for candidate, pattern in lex.pronoun_objects.items():
+        for match in pattern.finditer(before):
+            if match.start() > last:
+                last, kind = match.start(), candidate
+    return [] if kind is None else [Claim(kind, False, clause, failed.span())]
 
 
 def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:

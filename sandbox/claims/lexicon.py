@@ -75,6 +75,7 @@ class Lexicon:
     more_specific: dict[str, frozenset[str]]
     cancel_kinds: tuple[str, ...]
     cancel_objects: dict[str, re.Pattern[str]]
+    pronoun_objects: dict[str, re.Pattern[str]]
     # specific kind -> (the general kinds it refines, the words that name it in a clause)
     specialise: dict[str, tuple[tuple[str, ...], re.Pattern[str]]]
     patterns: dict[str, re.Pattern[str]]
@@ -167,6 +168,7 @@ def lexicon() -> Lexicon:
         "past_passive",
         "no_record",
         "own_refusal",
+        "pronoun_failed",
         "sms_words",
         "email_words",
     )
@@ -188,6 +190,7 @@ def lexicon() -> Lexicon:
         more_specific={k: frozenset(v) for k, v in kinds_data["more_specific"].items()},
         cancel_kinds=tuple(kinds_data["cancel_kinds"]),
         cancel_objects={k: compile_(v) for k, v in kinds_data["cancel_objects"].items()},
+        pronoun_objects={k: compile_(v) for k, v in kinds_data["pronoun_objects"].items()},
         specialise={
             k: (tuple(v["of"]), compile_(v["names"]))
             for k, v in kinds_data.get("specialise", {}).items()
