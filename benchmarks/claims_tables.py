@@ -16,10 +16,18 @@ from sandbox.claims import LexiconClaimChecker
 
 DATA = Path(__file__).parents[1] / "tests" / "data"
 SETS = (
-    ("round-3 blind set (`claims_blind.yaml`; development data since round 4)", "claims_blind.yaml", None),
+    (
+        "round-3 blind set (`claims_blind.yaml`; development data since round 4)",
+        "claims_blind.yaml",
+        None,
+    ),
     ("fresh set (`claims_fresh.yaml`; development data since round 3)", "claims_fresh.yaml", None),
     ("old development (`claims_labelled.yaml`)", "claims_labelled.yaml", None),
-    ("old held-out (`claims_heldout.yaml`; development data since round 3)", "claims_heldout.yaml", None),
+    (
+        "old held-out (`claims_heldout.yaml`; development data since round 3)",
+        "claims_heldout.yaml",
+        None,
+    ),
     ("hosted, dev half (`claims_hosted.yaml`, `split: dev`)", "claims_hosted.yaml", "dev"),
     ("hosted, test half (`split: test`)", "claims_hosted.yaml", "test"),
 )

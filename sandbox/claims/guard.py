@@ -100,7 +100,9 @@ def first_characters(pattern: str, flags: int = 0) -> str | None:
     if nullable or not chars:
         return None
     if flags & re.IGNORECASE:
-        chars |= {c.lower() for c in chars if len(c) == 1} | {c.upper() for c in chars if len(c) == 1}
+        chars |= {c.lower() for c in chars if len(c) == 1} | {
+            c.upper() for c in chars if len(c) == 1
+        }
     if len(chars) > _MAX_GUARD:
         return None
     return "".join(c if len(c) > 1 else _escape(c) for c in sorted(chars))
@@ -188,8 +190,8 @@ def _grouped(alternatives: list[str], ignore_case: bool) -> str:
             open_[key] = len(groups)
             groups.append((key, [alternative]))
     parts = []
-    for key, members in groups:
-        if key is None or len(members) == 1:
+    for head, members in groups:
+        if head is None or len(members) == 1:
             parts.append(members[0])
         else:
             parts.append(members[0][0] + "(?:" + "|".join(m[1:] for m in members) + ")")
@@ -217,4 +219,3 @@ def compile_guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 
 __all__ = ["compile_guarded", "first_characters"]
-

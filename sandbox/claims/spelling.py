@@ -60,7 +60,11 @@ def _inflection(word: str, target: str) -> bool:
     if word.startswith(target) or target.startswith(word):
         # "charge" of "charged", but "refil" is a typo of "refill"; "-d" and "-r" follow an
         # "e" ("placed", "charger"), so "orderd" is a typo.
-        stem, tail = (target, word[len(target) :]) if word.startswith(target) else (word, target[len(word) :])
+        stem, tail = (
+            (target, word[len(target) :])
+            if word.startswith(target)
+            else (word, target[len(word) :])
+        )
         return tail in _ENDINGS and (tail not in ("d", "r") or stem.endswith("e"))
     common = 0
     for a, b in zip(word, target, strict=False):
