@@ -1,6 +1,7 @@
 """The README's claim-checker accuracy tables, printed from the same measurement as
 ``opsbench claims agreement`` (``opsbench.agreement``): overall per set, then per kind, per style
-and per detail for the fresh set and the hosted set.
+and per detail for the three sets in the hosted-assistant style (the round-3 blind set, the
+fresh set and the hosted set), all development data now.
 
 Run:  uv run python benchmarks/claims_tables.py  and paste the output into README.md (never type
 figures by hand). Held-out sets are not measured here: the lead scores them once.
@@ -10,13 +11,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from opsbench.agreement import Agreement, load_set, measure
+from opsbench.agreement import load_set, measure
 from sandbox.claims import LexiconClaimChecker
 
 DATA = Path(__file__).parents[1] / "tests" / "data"
 SETS = (
+    (
+        "round-3 blind set (`claims_blind.yaml`; development data since round 4)",
+        "claims_blind.yaml",
+        None,
+    ),
     ("fresh set (`claims_fresh.yaml`; development data since round 3)", "claims_fresh.yaml", None),
     ("old development (`claims_labelled.yaml`)", "claims_labelled.yaml", None),
+    (
+        "old held-out (`claims_heldout.yaml`; development data since round 3)",
+        "claims_heldout.yaml",
+        None,
+    ),
     ("hosted, dev half (`claims_hosted.yaml`, `split: dev`)", "claims_hosted.yaml", "dev"),
     ("hosted, test half (`split: test`)", "claims_hosted.yaml", "test"),
 )
@@ -30,12 +41,14 @@ def _pr(counts, n: bool = False) -> str:  # type: ignore[no-untyped-def]
     return f"{text} ({size})" if n else text
 
 
-def _table(title: str, rows: list[str], fresh: dict, hosted: dict) -> list[str]:  # type: ignore[type-arg]
-    out = [f"| {title} | fresh P / R (n) | hosted, both halves P / R (n) |", "|---|---|---|"]
+def _table(title: str, rows: list[str], columns: list[tuple[str, dict]]) -> list[str]:  # type: ignore[type-arg]
+    out = [
+        "| " + " | ".join([title, *(f"{name} P / R (n)" for name, _ in columns)]) + " |",
+        "|" + "---|" * (len(columns) + 1),
+    ]
     for row in rows:
-        f = _pr(fresh[row], n=True) if row in fresh else "–"
-        h = _pr(hosted[row], n=True) if row in hosted else "–"
-        out.append(f"| {row} | {f} | {h} |")
+        cells = [_pr(values[row], n=True) if row in values else "–" for _, values in columns]
+        out.append("| " + " | ".join([row, *cells]) + " |")
     return out
 
 
@@ -46,17 +59,23 @@ def main() -> None:
     for label, name, split in SETS:
         m = measure(load_set(DATA / name, split), checker)
         print(f"| {label} | {m.messages} | {m.total.precision:.3f} | {m.total.recall:.3f} |")
-    fresh: Agreement = measure(load_set(DATA / "claims_fresh.yaml"), checker)
-    hosted: Agreement = measure(load_set(DATA / "claims_hosted.yaml"), checker)
+    columns = [
+        ("blind (r3)", measure(load_set(DATA / "claims_blind.yaml"), checker)),
+        ("fresh", measure(load_set(DATA / "claims_fresh.yaml"), checker)),
+        ("hosted, both halves", measure(load_set(DATA / "claims_hosted.yaml"), checker)),
+    ]
     for title, attr in (("kind", "kinds"), ("style", "styles"), ("detail", "details")):
-        a, b = getattr(fresh, attr), getattr(hosted, attr)
+        tables = [(name, getattr(m, attr)) for name, m in columns]
+        rows = sorted(set().union(*(values for _, values in tables)))
         print()
-        print("\n".join(_table(title, sorted(set(a) | set(b)), a, b)))
+        print("\n".join(_table(title, rows, tables)))
     print()
     print(
-        f"Descriptions of the account (`states`): fresh set P {fresh.states.precision:.2f} "
-        f"R {fresh.states.recall:.2f}; hosted set P {hosted.states.precision:.2f} "
-        f"R {hosted.states.recall:.2f}."
+        "Descriptions of the account (`states`): "
+        + "; ".join(
+            f"{name} P {m.states.precision:.2f} R {m.states.recall:.2f}" for name, m in columns
+        )
+        + "."
     )
 
 

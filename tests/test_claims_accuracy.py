@@ -1,9 +1,11 @@
 """The claim checker against hand-labelled sets written independently of it.
 
-Every set here has been read while tuning and is development data: ``claims_fresh.yaml`` (the
-second round's held-out set, 0.875 / 0.800 when scored once; tuned on in the third round),
-``claims_labelled.yaml`` (old development set), ``claims_heldout.yaml`` (old held-out set) and
-both halves of ``claims_hosted.yaml``. A new held-out set is scored by the lead, once.
+Every set here has been read while tuning and is development data: ``claims_blind.yaml`` (the
+third round's blind set, 0.904 / 0.867 when scored once; tuned on in the fourth round),
+``claims_fresh.yaml`` (the second round's held-out set, 0.875 / 0.800 when scored once; tuned on
+in the third round), ``claims_labelled.yaml`` (old development set), ``claims_heldout.yaml`` (old
+held-out set) and both halves of ``claims_hosted.yaml``. A new blind set is scored by the lead,
+once, and is not read here.
 
 Precision and recall are over (kind, done) pairs of action claims (``opsbench.agreement``, the
 same code ``opsbench claims agreement`` uses for an LLM judge). ``-s`` prints the tables: per
@@ -24,11 +26,9 @@ DATA = HERE / "claims_labelled.yaml"
 HELDOUT = HERE / "claims_heldout.yaml"
 HOSTED = HERE / "claims_hosted.yaml"
 FRESH = HERE / "claims_fresh.yaml"
-# Written by an author who never saw the checker (issue 11, round 3) and scored once, after the
-# last change to the checker: 0.904 / 0.867 (README). The targets are not met on unseen text;
-# the floor sits just under what was measured, so a regression shows.
+# Written by an author who never saw the checker and scored once after round 3 (0.904 / 0.867,
+# README); tuned on in round 4, so it is held to the targets like every development set.
 BLIND = HERE / "claims_blind.yaml"
-BLIND_FLOOR = (0.90, 0.86)
 TARGET = (0.95, 0.93)
 
 
@@ -37,17 +37,10 @@ def _measure(path: Path, split: str | None = None):
 
 
 def test_labelled_sets_use_only_known_kinds():
-    for path in (DATA, HELDOUT, HOSTED, FRESH):
+    for path in (DATA, HELDOUT, HOSTED, FRESH, BLIND):
         items = load_set(path)
         assert len(items) >= 80
         assert {c["kind"] for item in items for c in item["claims"]} <= set(KINDS)
-
-
-def test_claim_checker_on_the_blind_test_set():
-    m = _measure(BLIND)
-    print("\n" + render("blind test set (scored once)", m))
-    assert m.total.precision >= BLIND_FLOOR[0]
-    assert m.total.recall >= BLIND_FLOOR[1]
 
 
 @pytest.mark.parametrize(
@@ -57,8 +50,9 @@ def test_claim_checker_on_the_blind_test_set():
         ("old held-out set", HELDOUT, None),
         ("hosted set, both halves", HOSTED, None),
         ("fresh set", FRESH, None),
+        ("round-3 blind set", BLIND, None),
     ],
-    ids=["labelled", "heldout", "hosted", "fresh"],
+    ids=["labelled", "heldout", "hosted", "fresh", "blind"],
 )
 def test_claim_checker_on_the_development_sets(label, path, split):
     m = _measure(path, split)
@@ -74,7 +68,7 @@ def test_claim_checker_on_each_half_of_the_hosted_set(split):
     assert m.total.precision >= TARGET[0] and m.total.recall >= TARGET[1]
 
 
-@pytest.mark.parametrize("path", [DATA, HELDOUT, HOSTED, FRESH], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [DATA, HELDOUT, HOSTED, FRESH, BLIND], ids=lambda p: p.name)
 def test_the_checker_is_deterministic(path):
     items = load_set(path)[:40]
     first = [LexiconClaimChecker().extract(i["text"]) for i in items]
@@ -87,6 +81,7 @@ if __name__ == "__main__":
         "old development": (DATA, None),
         "hosted": (HOSTED, None),
         "fresh": (FRESH, None),
+        "round-3 blind": (BLIND, None),
     }.items():
         result = _measure(path, split)
         print("\n".join(result.misses))

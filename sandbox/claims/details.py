@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sandbox.claims.guard import compile_guarded
 from sandbox.claims.types import Details
 
 WEEKDAYS = {
@@ -42,20 +43,20 @@ _NUMBER_WORDS = {
         ]
     )
 }
-_WEEKDAY = re.compile(
+_WEEKDAY = compile_guarded(
     r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|\.)?\b(?!-)", re.I
 )
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-_DATE_MONTH_DAY = re.compile(rf"\b{_MONTH} (?:the )?{_DAY}\b(?!:|\d)", re.I)
-_DATE_DAY_MONTH = re.compile(rf"\b(?:the )?{_DAY}(?: of)? {_MONTH}(?=\W|$)", re.I)
-_DATE_ORDINAL = re.compile(r"\b(?:the )?(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_DATE_MONTH_DAY = compile_guarded(rf"\b{_MONTH} (?:the )?{_DAY}\b(?!:|\d)", re.I)
+_DATE_DAY_MONTH = compile_guarded(rf"\b(?:the )?{_DAY}(?: of)? {_MONTH}(?=\W|$)", re.I)
+_DATE_ORDINAL = compile_guarded(r"\b(?:the )?(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _DATE_ISO = re.compile(r"\b20\d\d-(\d\d)-(\d\d)\b")
 _TIME_CLOCK = re.compile(
     r"(?<![$£€\d.,])\b(\d{1,2})[:.](\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?![\d%])", re.I
 )
 _TIME_HOUR = re.compile(r"(?<![$£€\d.,])\b(\d{1,2})\s*(a\.?m\.?|p\.?m\.?)(?=\W|$)", re.I)
-_TIME_WORDS = re.compile(
+_TIME_WORDS = compile_guarded(
     r"\b(half|quarter past|quarter to) (one|two|three|four|five|six|seven|eight|nine|ten|"
     r"eleven|twelve|\d{1,2})\b|\b(noon|midday|midnight)\b|"
     r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}) o'?clock\b|"
@@ -64,17 +65,17 @@ _TIME_WORDS = re.compile(
     r"people|guests|items|boxes|days|hours|minutes|weeks|of|\$))",
     re.I,
 )
-_AMOUNT = re.compile(
+_AMOUNT = compile_guarded(
     r"([$£€])\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\b|"
     r"\b(\d+)(?:\.(\d{2}))? ?(?:dollars|bucks|pounds|quid|euros|usd|gbp|eur)\b",
     re.I,
 )
-_FULL = re.compile(
+_FULL = compile_guarded(
     r"\b(?:full refund|refunded in full|in full|the full amount|full amount|"
     r"everything back|the whole (?:amount|thing)|fully refunded|all of it back)\b",
     re.I,
 )
-_STAFF = re.compile(
+_STAFF = compile_guarded(
     r"\b(?:with|by|see|seeing|sees) (?:(?:our |the )?(?:hygienist|dentist|doctor|vet|stylist|"
     r"technician|mechanic|engineer|trainer|nurse|pharmacist|therapist) )?"
     # A numbered resource ("Table 7", "Bay 2") keeps its number.
@@ -128,20 +129,25 @@ _NOT_NAMES = frozenset(
         "i",
     ]
 )
-_ITEM = re.compile(
+_ITEM = compile_guarded(
     r"\b((?:ord|apt|pay|sub|res|ret|rma|inv)-?\d{3,})\b|(?:order|#)\s?(?:number |no\.? )?#?(\d{4,})\b",
     re.I,
 )
-_SMS = re.compile(r"\b(?:text(?:ed|s|ing)?|sms|txt)\b", re.I)
-_EMAIL = re.compile(r"\b(?:e-?mail(?:ed|s|ing)?|inbox)\b", re.I)
+_SMS = compile_guarded(r"\b(?:text(?:ed|s|ing)?|sms|txt)\b", re.I)
+_EMAIL = compile_guarded(r"\b(?:e-?mail(?:ed|s|ing)?|inbox)\b", re.I)
 _ADDRESS = re.compile(r"\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,4}\b")
 _PHONE = re.compile(r"(?<![\w$£€])\+?\d[\d ()-]{7,18}\d\b")
 # What was before: "from Monday at 9 to ...", "instead of 9", "rather than Tuesday".
-_BEFORE = re.compile(
+_BEFORE = compile_guarded(
     r"\bfrom\b.{0,48}?(?=\bto\b|\bonto\b|$)|\b(?:instead of|rather than|was (?:on|at|for)|"
     r"originally|previously)\b.{0,32}?(?=[,;]|\bto\b|\bnow\b|$)",
     re.I,
 )
+# Substrings one of which each pattern needs (without a digit in the clause).
+_TIME_WORD_CUES = ("noon", "midday", "midnight", "clock", "half", "quarter", "at ")
+_WEEKDAY_CUES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_CHANNEL_CUES = ("text", "sms", "txt", "mail", "inbox")
+_FULL_CUES = ("full", "whole", "back")
 _AM = re.compile(r"a\.?m", re.I)
 _DIGIT = re.compile(r"\d")
 _AFTERNOON = ("afternoon", "evening", "tonight")
@@ -288,14 +294,18 @@ def find_details(clause: str, change: bool = False) -> list[Found]:
     """Every detail stated in ``clause`` in order; for a ``change`` (a move), not what it says
     was before ("from Monday to Wednesday"), while "from 1 July" starts a pause or a stay."""
     before = [m.span() for m in _BEFORE.finditer(clause)] if change else []
-    # Most details need a digit; skipping their patterns otherwise keeps this cheap.
+    # Most details need a digit, a name a capital letter, the others one of a few words:
+    # skipping the patterns a clause cannot match keeps this cheap.
     digits = bool(_DIGIT.search(clause))
+    lowered = clause.lower()
+    words = digits or any(w in lowered for w in _TIME_WORD_CUES)
+    days = digits or any(w in lowered for w in _WEEKDAY_CUES)
     found = [
-        *_times(clause, digits),
-        *(_dates(clause) if digits else _weekdays(clause)),
-        *(_amounts(clause) if digits or "full" in clause.lower() else ()),
-        *_staff(clause),
-        *_channels(clause),
+        *(_times(clause, digits) if words else ()),
+        *(_dates(clause) if digits else _weekdays(clause) if days else ()),
+        *(_amounts(clause) if digits or any(w in lowered for w in _FULL_CUES) else ()),
+        *(_staff(clause) if clause[1:] != lowered[1:] or "'s " in clause else ()),
+        *(_channels(clause) if any(w in lowered for w in _CHANNEL_CUES) else ()),
         *(_recipients(clause) if digits or "@" in clause else ()),
         *(_items(clause) if digits else ()),
     ]

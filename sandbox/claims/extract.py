@@ -96,8 +96,10 @@ def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
     """Of several kinds in a negated clause, those it negates: when the clause was negated by
     its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
     hours of the booking"); when only by a label or mark, the first kind named."""
-    if negation is None:
-        first = min(m[1].start() for m in matches)
+    first = min(m[1].start() for m in matches)
+    if negation is None or all(m[1].end() <= min(negation) for m in matches):
+        # "Refund of June's payment -- not possible": when every kind is named before the
+        # negation, the first is the head of what it negates.
         return [m for m in matches if m[1].start() == first]
 
     def distance(m) -> int:  # type: ignore[no-untyped-def]
@@ -152,18 +154,31 @@ class LexiconClaimChecker:
                 last: list[Claim] = []
                 waiting: list[str] = []
                 tried = False
-                offered = False
+                # Whether the clause before was an offer: looked up only when a bare verb needs it.
+                offered: bool | None = False
+                previous = ""
                 for clause in _clauses(sentence, lex):
                     # "I'll note it and put you through": the second verb shares the offer.
-                    shared = offered and bool(lex.patterns["bare_verb"].match(clause))
-                    offered = shared or bool(lex.patterns["not_a_claim"].search(clause))
+                    shared = False
+                    if offered is not False and lex.patterns["bare_verb"].match(clause):
+                        if offered is None:
+                            offered = bool(lex.patterns["not_a_claim"].search(previous))
+                        shared = offered
+                    offered, previous = (True if shared else None), clause
                     claims = [
                         _object(c, clause, before, lex)
                         for c in self._read(clause, scope, lex, present, shared)
                     ]
+                    if not claims and not last:
+                        claims = _pronoun_failure(clause, before, lex)
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
-                        scope == "not_done" or (tried and not any(c.done for c in claims))
+                        scope == "not_done"
+                        or (
+                            tried
+                            and not any(c.done for c in claims)
+                            and not _another_refusal(claims, last, clause, lex)
+                        )
                     ):
                         # "❌ Text reminder -- your number isn't taking texts": after the item
                         # a not-done label or mark scopes, the rest of the line says why; "I
@@ -213,6 +228,17 @@ class LexiconClaimChecker:
         kinds = lex.cued(lowered, present)
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
+        # Each kind's words, read as done or (negated) not done, before the costlier tests.
+        reports = [
+            (kind_lex, _first(kind_lex.done, kind_lex.any_done, clause))
+            for kind_lex in kinds
+            if kind_lex.unless is None or not kind_lex.unless.search(clause)
+        ]
+        if all(match is None for _, match in reports) and not any(
+            kind_lex.any_act is not None and kind_lex.any_act.search(clause)
+            for kind_lex, _ in reports
+        ):
+            return []  # no kind's report and no kind's action words: negation cannot matter
         negation = _negation(clause, lex)
         negated = negation is not None
         attempt = None if negated else p["attempt"].search(clause)
@@ -221,12 +247,8 @@ class LexiconClaimChecker:
         scoped = not negated and (scope == "not_done" or "notdonemark" in lowered)
         negated = negated or scoped
         marked_done = scope == "done" or "donemark" in lowered or bool(p["cleft"].search(clause))
-        # Each kind's words, read as done or (negated) not done, before the costlier tests.
         matches = []
-        for kind_lex in kinds:
-            if kind_lex.unless is not None and kind_lex.unless.search(clause):
-                continue
-            match = _first(kind_lex.done, kind_lex.any_done, clause)
+        for kind_lex, match in reports:
             if match is None and (negated or marked_done):
                 match = _first(kind_lex.act, kind_lex.any_act, clause)
                 if match is not None:
@@ -279,9 +301,13 @@ class LexiconClaimChecker:
             # call you when the results are in") only says when.
             return []
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
-        history = not labelled and bool(
-            (p["history"].search(clause) and not p["perfect"].search(clause))
-            or (p["past_passive"].search(clause) and not p["agent"].search(clause))
+        history = (
+            not labelled
+            and bool(
+                (p["history"].search(clause) and not p["perfect"].search(clause))
+                or (p["past_passive"].search(clause) and not p["agent"].search(clause))
+            )
+            and not (negated and p["own_refusal"].search(clause))
         )
         if history and negated:
             return []  # "we didn't charge you last time": about before this call
@@ -344,6 +370,28 @@ class LexiconClaimChecker:
             Claim(c.kind, c.done, c.text, c.span, d, c.state)
             for c, d in zip(claims, details, strict=True)
         ]
+
+
+def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: Lexicon) -> bool:
+    """After a failed attempt, "... and I couldn't refund anything": the assistant's own refusal
+    of another kind of action is a report of its own, not the reason the attempt failed."""
+    tried = {c.kind for c in last}
+    return any(c.kind not in tried for c in claims) and bool(
+        lex.patterns["own_refusal"].search(clause)
+    )
+
+
+def _pronoun_failure(clause: str, before: str, lex: Lexicon) -> list[Claim]:
+    """ "..., so it looks like it didn't go through": a not-done claim of the last thing named."""
+    failed = lex.patterns["pronoun_failed"].search(clause)
+    if failed is None:
+        return []
+    last, kind = -1, None
+    for candidate, pattern in lex.pronoun_objects.items():
+        for match in pattern.finditer(before):
+            if match.start() > last:
+                last, kind = match.start(), candidate
+    return [] if kind is None else [Claim(kind, False, clause, failed.span())]
 
 
 def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:

@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from contract.yamldata import load_data
+from sandbox.claims.guard import compile_guarded
 
 _FLAGS = re.IGNORECASE
 
@@ -74,6 +75,7 @@ class Lexicon:
     more_specific: dict[str, frozenset[str]]
     cancel_kinds: tuple[str, ...]
     cancel_objects: dict[str, re.Pattern[str]]
+    pronoun_objects: dict[str, re.Pattern[str]]
     # specific kind -> (the general kinds it refines, the words that name it in a clause)
     specialise: dict[str, tuple[tuple[str, ...], re.Pattern[str]]]
     patterns: dict[str, re.Pattern[str]]
@@ -82,6 +84,8 @@ class Lexicon:
     max_clause_chars: int
     fuzzy_vocabulary: tuple[str, ...]
     fuzzy_keep: frozenset[str]
+    # Text-speak and apostrophe-less forms, written out before anything else reads the text.
+    shorthand: dict[str, str]
     fuzzy_distance: tuple[tuple[int, int], ...]
     checked_details: dict[str, tuple[str, ...]]
     state_records: dict[str, dict[str, Any]]
@@ -127,7 +131,7 @@ def lexicon() -> Lexicon:
         text = _flat(pattern)
         for name, value in macros.items():
             text = text.replace("{" + name + "}", value)
-        return re.compile(text, _FLAGS)
+        return compile_guarded(text, _FLAGS)
 
     future = kinds_data.get("future_result", {})
 
@@ -163,6 +167,8 @@ def lexicon() -> Lexicon:
         "perfect",
         "past_passive",
         "no_record",
+        "own_refusal",
+        "pronoun_failed",
         "sms_words",
         "email_words",
     )
@@ -184,6 +190,7 @@ def lexicon() -> Lexicon:
         more_specific={k: frozenset(v) for k, v in kinds_data["more_specific"].items()},
         cancel_kinds=tuple(kinds_data["cancel_kinds"]),
         cancel_objects={k: compile_(v) for k, v in kinds_data["cancel_objects"].items()},
+        pronoun_objects={k: compile_(v) for k, v in kinds_data["pronoun_objects"].items()},
         specialise={
             k: (tuple(v["of"]), compile_(v["names"]))
             for k, v in kinds_data.get("specialise", {}).items()
@@ -194,6 +201,7 @@ def lexicon() -> Lexicon:
         max_clause_chars=int(language["clauses"]["max_clause_chars"]),
         fuzzy_vocabulary=tuple(dict.fromkeys(w.lower() for w in fuzzy["vocabulary"])),
         fuzzy_keep=frozenset(w.lower() for w in fuzzy["keep"]),
+        shorthand={str(k).lower(): str(v) for k, v in language["shorthand"].items()},
         fuzzy_distance=tuple(sorted((int(k), int(v)) for k, v in fuzzy["max_distance"].items())),
         checked_details={k: tuple(v) for k, v in kinds_data["checked_details"].items()},
         state_records=dict(kinds_data["state_records"]),

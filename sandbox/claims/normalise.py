@@ -68,8 +68,9 @@ def normalise(text: str) -> str:
     if not text.isascii():
         # The marks are single code points; map them before NFKC can decompose any of them.
         text = text.translate(_table())
-        text = unicodedata.normalize("NFKC", text)
-        text = text.translate(_table())
+        if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+            text = text.translate(_table())
         text = _strip_accents(text)
         # An emoji between two sentences often stands for the full stop ("today 😔 Your ...").
         text = _PICTOGRAPH_STOP.sub(". ", text)

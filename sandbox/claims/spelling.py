@@ -15,6 +15,7 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from sandbox.claims.guard import compile_guarded
 from sandbox.claims.lexicon import lexicon
 
 _WORD = re.compile(r"(?<!')\b[A-Za-z]{4,}\b(?!')")
@@ -38,10 +39,16 @@ def correction(word: str) -> str | None:
     if not allowed:
         return None
     candidates = [w for w in lex.fuzzy_vocabulary if w[0] == word[0]]
-    best = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=allowed)
-    if best is None or _inflection(word, str(best[0])):
+    found = process.extract(word, candidates, scorer=OSA.distance, score_cutoff=allowed, limit=None)
+    if not found:
         return None
-    return str(best[0])
+    nearest = min(distance for _, distance, _ in found)
+    tied = [str(w) for w, distance, _ in found if distance == nearest]
+    if any(_inflection(word, w) for w in tied):
+        return None  # another form of a vocabulary word ("charge" of "charged"), not a typo
+    # Typing drops letters more often than it adds them: "orderd" is "ordered", not "order".
+    longer = [w for w in tied if len(w) >= len(word)]
+    return (longer or tied)[0]
 
 
 _ENDINGS = frozenset({"s", "d", "r", "e", "y", "ed", "er", "es", "ing", "ly"})
@@ -51,9 +58,14 @@ _SUFFIXES = frozenset({"", "s", "ed", "er", "es", "ing", "ly"})
 def _inflection(word: str, target: str) -> bool:
     """Whether ``word`` is another form of ``target`` ("charge" of "charged"), not a typo."""
     if word.startswith(target) or target.startswith(word):
-        # "charge" of "charged", but "refil" is a typo of "refill".
-        tail = word[len(target) :] if word.startswith(target) else target[len(word) :]
-        return tail in _ENDINGS
+        # "charge" of "charged", but "refil" is a typo of "refill"; "-d" and "-r" follow an
+        # "e" ("placed", "charger"), so "orderd" is a typo.
+        stem, tail = (
+            (target, word[len(target) :])
+            if word.startswith(target)
+            else (word, target[len(word) :])
+        )
+        return tail in _ENDINGS and (tail not in ("d", "r") or stem.endswith("e"))
     common = 0
     for a, b in zip(word, target, strict=False):
         if a != b:
@@ -62,9 +74,24 @@ def _inflection(word: str, target: str) -> bool:
     return word[common:] in _SUFFIXES and target[common:] in _SUFFIXES
 
 
-def correct(text: str) -> str:
-    """``text`` with each misspelt vocabulary word replaced by its correction."""
+@lru_cache(maxsize=1)
+def _shorthand() -> tuple[re.Pattern[str], dict[str, str]]:
+    words = lexicon().shorthand
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return compile_guarded(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE), words
 
+
+def _expand(match: re.Match[str]) -> str:
+    word = match.group(0)
+    full = _shorthand()[1][word.lower()]
+    return full[0].upper() + full[1:] if word[0].isupper() else full
+
+
+def correct(text: str) -> str:
+    """``text`` with text-speak written out ("ur" -> "your", "cant" -> "can't") and each
+    misspelt vocabulary word replaced by its correction."""
+    pattern, _ = _shorthand()
+    text = pattern.sub(_expand, text)
     fixes = {}
     for word in set(_WORD.findall(text)):
         fixed = correction(word.lower())

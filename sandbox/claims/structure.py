@@ -55,7 +55,9 @@ def _clean(line: str) -> tuple[str, bool, bool]:
     bullet = bool(_BULLET.match(line))
     line = _BULLET.sub("", line)
     bold_only = line.strip().startswith("**") and line.strip().endswith("**")
-    line = _EMPHASIS.sub("", line).strip()
+    if "*" in line or "_" in line or "`" in line:
+        line = _EMPHASIS.sub("", line)
+    line = line.strip()
     return line, heading or (bold_only and len(line) <= 60), bullet
 
 
@@ -115,6 +117,8 @@ def units(text: str) -> list[Unit]:
         if verb is not None and bullet:
             line = f"{verb} {line}"
         inline = _INLINE_LABEL.match(line)
+        if inline and lexicon().structure["not_a_label"].search(inline.group(1)):
+            inline = None  # "Right, you're sorted: ..." is a sentence, read as one
         mark = _MARK_FIRST.match(line)
         if inline and mark and not _label_scope(inline.group(1)[mark.end() :])[0]:
             # "✅ Note added: late checkout": the mark scopes the line; what precedes the colon
@@ -137,6 +141,9 @@ def units(text: str) -> list[Unit]:
                 # "Reminder: not set" is one statement about the reminder, not two.
                 line = f"{inline.group(1)} is {inline.group(2)}"
         if bullet or _MARK_FIRST.match(line):
+            dash = lexicon().structure["dash_status"].match(line)
+            if dash and not inline:
+                line = f"{dash.group(1)} is {line[dash.end() :]}"
             line = _telegraphic(line)
         out.append(_marked(line, scope if (bullet or scope is None or not heading) else None))
     return out
