@@ -7,10 +7,10 @@ weekday); no claim checker is run or imported here.
 import datetime
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
-import yaml
+
+from tests.claim_sets import DATA_DIR, WEEKDAYS, load_items, weekday_date_mismatches
 
 # The vocabulary of tests/data/README.md, shared with the other labelled sets' checks.
 from tests.test_claims_fresh_data import (
@@ -23,33 +23,12 @@ from tests.test_claims_fresh_data import (
     UNICODE_TRAPS,
 )
 
-DATA = Path(__file__).parent / "data" / "claims_blind.yaml"
-
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
-# "Tuesday 14 April": a weekday written next to a day and month must be that date's weekday in 2026.
-WEEKDAY_DATE = re.compile(
-    r"\b(" + "|".join(WEEKDAYS) + r")\s+(\d{1,2})\s+(" + "|".join(MONTHS) + r")\b", re.I
-)
+DATA = DATA_DIR / "claims_blind.yaml"
 
 
 @pytest.fixture(scope="module")
 def items() -> list[dict]:
-    with DATA.open(encoding="utf-8") as f:
-        return yaml.safe_load(f)
+    return load_items(DATA)
 
 
 def test_size_ids_and_texts(items: list[dict]) -> None:
@@ -143,7 +122,4 @@ def test_states_are_verbatim(items: list[dict]) -> None:
 
 
 def test_weekdays_match_dates(items: list[dict]) -> None:
-    for item in items:
-        for weekday, day, month in WEEKDAY_DATE.findall(item["text"]):
-            date = datetime.date(2026, MONTHS.index(month.lower()) + 1, int(day))
-            assert WEEKDAYS[date.weekday()] == weekday.lower(), (item["id"], weekday, day, month)
+    assert weekday_date_mismatches(items) == []
