@@ -29,6 +29,11 @@ FRESH = HERE / "claims_fresh.yaml"
 # Written by an author who never saw the checker and scored once after round 3 (0.904 / 0.867,
 # README); tuned on in round 4, so it is held to the targets like every development set.
 BLIND = HERE / "claims_blind.yaml"
+# Written by an author who never saw the checker and scored once, after round 4: 0.903 / 0.879
+# (README). The targets are not met on unseen text; the floor sits just under what was
+# measured, so a regression shows. Now that it has been scored it is burnt for tuning too.
+BLIND2 = HERE / "claims_blind2.yaml"
+BLIND2_FLOOR = (0.90, 0.87)
 TARGET = (0.95, 0.93)
 
 
@@ -86,3 +91,10 @@ if __name__ == "__main__":
         result = _measure(path, split)
         print("\n".join(result.misses))
         print(render(label, result))
+
+
+def test_claim_checker_on_the_second_blind_set():
+    m = _measure(BLIND2)
+    print("\n" + render("second blind set (scored once)", m))
+    assert m.total.precision >= BLIND2_FLOOR[0]
+    assert m.total.recall >= BLIND2_FLOOR[1]
