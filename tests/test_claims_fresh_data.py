@@ -10,24 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.test_claims_hosted_data import CLAIM_KINDS as KINDS
-from tests.test_claims_hosted_data import DETAIL_KEYS, STATE_KINDS, STYLES
+from tests.claim_sets import BUSINESSES, DETAIL_KEYS, KINDS, STATE_KINDS, STYLES
 
 DATA = Path(__file__).parent / "data" / "claims_fresh.yaml"
 
-BUSINESSES = {
-    "dental_clinic",
-    "hair_salon",
-    "veterinary_clinic",
-    "restaurant",
-    "auto_repair",
-    "home_services",
-    "fitness_gym",
-    "boutique_hotel",
-    "online_store",
-    "internet_provider",
-    "pharmacy",
-}
 # A negation written with the typographic apostrophe: couldn’t, wasn’t, can’t, won’t …
 TYPOGRAPHIC_NEGATION = re.compile(r"n\u2019t\b")
 # Characters the `unicode` style stands for: no-break and zero-width spaces, soft hyphen,

@@ -13,34 +13,12 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.claim_sets import DETAIL_KEYS, STATE_KINDS, STYLES
+from tests.claim_sets import KINDS as CLAIM_KINDS
+
 DATA = Path(__file__).parent / "data" / "claims_hosted.yaml"
 
-CLAIM_KINDS = {
-    "booking",
-    "reschedule",
-    "cancellation",
-    "reminder",
-    "reminder_cancellation",
-    "reservation",
-    "release",
-    "order",
-    "order_cancellation",
-    "return",
-    "charge",
-    "refund",
-    "credit",
-    "fee_waiver",
-    "plan_change",
-    "pause",
-    "subscription_cancellation",
-    "message",
-    "note",
-    "contact_update",
-    "transfer",
-    "overall",
-}
-# States may also describe a plan, a subscription or something with no action kind.
-STATE_KINDS = CLAIM_KINDS | {"plan", "subscription", "other"}
+# The hosted set names two businesses by older ids (vet_clinic, telecom).
 BUSINESSES = {
     "dental_clinic",
     "hair_salon",
@@ -54,31 +32,6 @@ BUSINESSES = {
     "telecom",
     "pharmacy",
 }
-STYLES = {
-    "markdown",
-    "bullets",
-    "checkmarks",
-    "numbered",
-    "table",
-    "casual",
-    "typos",
-    "typographic",
-    "unicode",
-    "emoji",
-    "state",
-    "history",
-    "attempt",
-    "reported",
-    "idiom",
-    "question",
-    "offer",
-    "wrong_kind",
-    "long",
-    "plain",
-    "hedged",
-    "details",
-}
-DETAIL_KEYS = {"date", "weekday", "time", "amount", "staff", "item", "channel", "recipient"}
 WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 ITEM_KEYS = {"id", "split", "business", "style", "text", "claims", "states"}
 
