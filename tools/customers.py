@@ -11,7 +11,6 @@ from tools.contract import Effect, Tool, WorldTx
 from tools.errors import invalid
 from tools.params import date, obj, ref, text
 
-
 _NOT_DIGIT = re.compile(r"\D")
 
 
