@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from callers.llm import llm_caller_factory
 from callers.scripted import scripted_caller_factory
 from sandbox.episode import CallerFactory
 
@@ -45,6 +44,8 @@ def choose_caller(
             )
         return CallerChoice(spec, scripted_caller_factory, {"kind": "scripted", "label": spec})
     if spec.startswith("llm:") and len(spec) > len("llm:"):
+        from callers.llm import llm_caller_factory  # an LLM caller only: its templates load
+
         factory = llm_caller_factory(spec.removeprefix("llm:"), options, base_url)
         identity = {**factory.identity.to_dict(), "label": factory.identity.label}
         return CallerChoice(spec, factory, identity)

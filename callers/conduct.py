@@ -28,6 +28,8 @@ from sandbox.episode import Utterance
 from sandbox.task import CallerSpec, Session
 
 
+# Caller lines repeat across tasks and trials, and the lexicon's patterns are few. Bounded.
+@lru_cache(maxsize=8192)
 def _search(pattern: str | None, text: str) -> bool:
     return pattern is not None and re.search(pattern, text, re.IGNORECASE) is not None
 

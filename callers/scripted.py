@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from callers.tactics import tactic_for
 from callers.turns import FLOOR, Turn, classify, lexicon, satisfied
@@ -93,6 +94,8 @@ def times_allowed(spec: CallerSpec, move: Move) -> int:
     return 1
 
 
+# Assistant turns repeat across tasks and trials, and the moves' patterns are few. Bounded.
+@lru_cache(maxsize=8192)
 def _matches(pattern: str | None, text: str) -> bool:
     return pattern is None or re.search(pattern, text, re.IGNORECASE) is not None
 

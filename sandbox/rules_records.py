@@ -49,7 +49,9 @@ def _values(rows: Iterable[Mapping[str, Any]], fields: Iterable[str]) -> dict[st
 
 
 def _says(text: str, value: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
+    # A value the text does not contain at all cannot be in it as whole words; most are not
+    # (every other customer's rows are tried), and the regex would be compiled per value.
+    return value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
 
 
 def record_privacy(params: Mapping[str, Any], ctx: RuleContext) -> list[Violation]:
@@ -78,7 +80,8 @@ def record_privacy(params: Mapping[str, Any], ctx: RuleContext) -> list[Violatio
             if row.get(owner) in allowed:
                 continue
             for value, name in _values([row], fields).items():
-                if value in mine or _says(heard, value) or not _says(said, value):
+                # Cheapest test first (same outcome): most values are never said at all.
+                if value in mine or not _says(said, value) or _says(heard, value):
                     continue
                 out.append(
                     Violation(

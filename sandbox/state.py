@@ -52,8 +52,9 @@ class State:
                     "(declare extra tables with a schema in business.yaml)"
                 )
             self.tables[name] = dict(records)
-        for name in self.specs:
-            self._next_number[name] = self._scan_next_number(name)
+        # Next ids are found on first use (next_id): most episodes insert into one or two of
+        # the tables, and scanning every table's keys up front cost more than the episode's
+        # tool calls.
 
     # -- reading -------------------------------------------------------------------------
 
@@ -69,7 +70,15 @@ class State:
 
     def find(self, table: str, **equal: Any) -> list[Record]:
         """Records of ``table`` whose fields equal the given values, in id order."""
-        return [r for r in self.rows(table) if all(r.get(k) == v for k, v in equal.items())]
+        records = self._table(table)
+        # Match first, then sort only the matches' ids (most finds match a few of many rows).
+        if len(equal) == 1:
+            ((field, wanted),) = equal.items()
+            hits = [key for key, r in records.items() if r.get(field) == wanted]
+        else:
+            pairs = tuple(equal.items())
+            hits = [key for key, r in records.items() if all(r.get(k) == v for k, v in pairs)]
+        return [records[key] for key in sorted(hits)]
 
     def has_table(self, table: str) -> bool:
         return table in self.specs

@@ -144,15 +144,24 @@ def list_availability(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     earliest = now(tx)
     day_start = datetime.combine(day, datetime.min.time())
     booked = _booked_between(tx, day_start, day_start + timedelta(days=1))
+    # Who offers the service and their hours that day, read once rather than per slot (the
+    # loop tries every step of the day): (staff, first minute, last minute), as _working.
+    weekday = weekday_key(day)
+    windows = []
+    for staff in candidates:
+        hours = (staff.get("hours") or {}).get(weekday)
+        if hours and _offers(staff, service["id"]):
+            windows.append((staff, _minutes(hours[0]), _minutes(hours[1])))
     slots: list[dict[str, Any]] = []
     moment = day_start
     while moment.date() == day and len(slots) < MAX_SLOTS:
         end = moment + duration
-        if moment >= earliest:
-            for staff in candidates:
+        if moment >= earliest and end.date() == day:
+            first, last = moment.hour * 60 + moment.minute, end.hour * 60 + end.minute
+            for staff, opens, closes in windows:
                 if (
-                    _offers(staff, service["id"])
-                    and _working(staff, moment, end)
+                    opens <= first
+                    and last <= closes
                     and _busy(tx, moment, end, staff_id=staff["id"], booked=booked) is None
                 ):
                     slots.append(

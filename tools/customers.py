@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from tools.common import public, require
@@ -10,9 +11,14 @@ from tools.contract import Effect, Tool, WorldTx
 from tools.errors import invalid
 from tools.params import date, obj, ref, text
 
+_NOT_DIGIT = re.compile(r"\D")
 
+
+# A phone lookup compares the given number with every customer's: the stored side repeats
+# across calls and episodes. Bounded, so memory stays flat.
+@lru_cache(maxsize=8192)
 def _digits(value: str) -> str:
-    return re.sub(r"\D", "", value)
+    return _NOT_DIGIT.sub("", value)
 
 
 def same_phone(given: str, stored: str | None) -> bool:

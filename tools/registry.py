@@ -136,7 +136,12 @@ class ToolRegistry:
 
     def specs(self) -> list[ToolSpec]:
         """Neutral tool descriptions, in registry order, for the adapters."""
-        return [ToolSpec(t.name, t.description, self.public_schema(t.name)) for t in self]
+        return list(self._specs)
+
+    @cached_property
+    def _specs(self) -> tuple[ToolSpec, ...]:
+        # Built once per registry (a business's is shared by its episodes); specs are frozen.
+        return tuple(ToolSpec(t.name, t.description, self.public_schema(t.name)) for t in self)
 
     def validation_error(self, name: str, arguments: Any) -> ToolError | None:
         """The first problem with ``arguments`` for tool ``name``, or ``None`` when valid."""

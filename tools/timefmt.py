@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from functools import lru_cache
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M"
 DATE_FORMAT = "%Y-%m-%d"
@@ -23,6 +24,17 @@ def parse_time(text: str) -> datetime:
 
 def format_time(moment: datetime) -> str:
     """Format a business-local time as ``YYYY-MM-DDTHH:MM``."""
+    if moment.tzinfo is None:
+        return _format_naive(moment)
+    # Aware times that are equal can print differently (10:00+01:00 == 09:00Z): never cached.
+    return moment.strftime(TIME_FORMAT)
+
+
+# Availability listings format the same slots over and over (strftime is the cost); a naive
+# datetime is immutable, hashable, and equal only to one that prints the same. Bounded, so
+# memory stays flat.
+@lru_cache(maxsize=8192)
+def _format_naive(moment: datetime) -> str:
     return moment.strftime(TIME_FORMAT)
 
 

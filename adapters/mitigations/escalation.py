@@ -28,18 +28,24 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from adapters.mitigations.base import Mitigation, tool_error
 from adapters.mitigations.conversation import attempts, data, sentences, words_pattern
 from contract.gate import Preview
 from contract.messages import AssistantTurn, Message, ToolCall, TurnRequest
-from sandbox.claims import LexiconClaimChecker
+from sandbox.claim_cache import default_checker
 from sandbox.rules_questions import raised_topic
-from tools import Effect, default_registry
+from tools import Effect, ToolRegistry, default_registry
 
-_CHECKER = LexiconClaimChecker()
-_REGISTRY = default_registry()
+
+@cache
+def _registry() -> ToolRegistry:
+    """The shipped tools, built on first use."""
+    return default_registry()
+
+
 _AMOUNT_FIELDS = ("amount_cents", "total_cents", "price_cents")
 # What a dry run of an action with an amount takes from the record it acts on.
 _DRY_AMOUNT_FIELDS = ("amount_cents", "estimate_cents", "total_cents")
@@ -104,7 +110,7 @@ def _dry_arguments(tool: str, record: dict[str, Any]) -> list[dict[str, Any]]:
     for its owner; ``holder_id``: the customer acting on an account). Text parameters take the
     record's field of the same name, else filler; a required amount is the record's own (its
     estimate, its amount), else the smallest the schema allows (a damage charge)."""
-    spec = _REGISTRY.get(tool)
+    spec = _registry().get(tool)
     if spec is None:
         return []
     properties = spec.parameters.get("properties", {})
@@ -345,7 +351,7 @@ class EscalationPolicy(Mitigation):
                 kept = [
                     s
                     for s in sentences(turn.text)
-                    if not any(c.kind == "transfer" for c in _CHECKER.extract(s))
+                    if not any(c.kind == "transfer" for c in default_checker().extract(s))
                 ]
                 return replace(turn, text=" ".join(kept))
             return turn

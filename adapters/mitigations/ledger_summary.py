@@ -22,9 +22,9 @@ from adapters.mitigations.base import Mitigation
 from adapters.mitigations.conversation import Attempt, attempts, data, sentences
 from adapters.wording import action_fields
 from contract.messages import AssistantTurn, TurnRequest
-from sandbox.claims import TOOL_KINDS, Claim, LexiconClaimChecker
+from sandbox.claim_cache import default_checker
+from sandbox.claims import TOOL_KINDS, Claim
 
-_CHECKER = LexiconClaimChecker()
 # Several tools may perform one kind (a generic credit, an outage credit): the first listed
 # phrases a pending action, and any of them attempted means the action is not pending.
 _KIND_TOOLS: dict[str, tuple[str, ...]] = {}
@@ -94,7 +94,9 @@ class LedgerSummary(Mitigation):
         # Claims about calls of this very turn are judged once they run: leave those alone.
         calling = {TOOL_KINDS.get(c.name) for c in turn.tool_calls}
         parts = sentences(turn.text)
-        claims_of = [[c for c in _CHECKER.extract(part) if c.kind not in calling] for part in parts]
+        claims_of = [
+            [c for c in default_checker().extract(part) if c.kind not in calling] for part in parts
+        ]
         if not any(claims_of):
             return turn
         first = next(i for i, found in enumerate(claims_of) if found)
