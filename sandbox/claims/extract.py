@@ -19,6 +19,7 @@ from typing import Any
 from sandbox.claims.details import assign, find_details
 from sandbox.claims.lexicon import Lexicon, lexicon
 from sandbox.claims.normalise import normalise
+from sandbox.claims.prefilter import Gated
 from sandbox.claims.spelling import correct
 from sandbox.claims.structure import Scope, Unit, units
 from sandbox.claims.types import Claim, Details
@@ -112,9 +113,7 @@ def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
     return [m for m in matches if distance(m) <= best + 12]
 
 
-def _first(
-    patterns: Iterable[re.Pattern[str]], any_: re.Pattern[str] | None, clause: str
-) -> re.Match[str] | None:
+def _first(patterns: Iterable[Gated], any_: Gated | None, clause: str) -> re.Match[str] | None:
     """The match of the first of ``patterns`` that matches (in lexicon order)."""
     if any_ is not None and any_.search(clause) is None:
         return None  # none of them can match: one search instead of one per pattern

@@ -18,6 +18,7 @@ from typing import Any
 
 from contract.yamldata import load_data
 from sandbox.claims.guard import compile_guarded
+from sandbox.claims.prefilter import Gated
 
 _FLAGS = re.IGNORECASE
 
@@ -30,15 +31,15 @@ class LazyPatterns:
     front was most of the cost of a process's first episode.
     """
 
-    def __init__(self, texts: tuple[str, ...], compile_: Callable[[str], re.Pattern[str]]):
+    def __init__(self, texts: tuple[str, ...], compile_: Callable[[str], Gated]):
         self._texts = texts
         self._compile = compile_
-        self._compiled: list[re.Pattern[str] | None] = [None] * len(texts)
+        self._compiled: list[Gated | None] = [None] * len(texts)
 
     def __len__(self) -> int:
         return len(self._texts)
 
-    def __iter__(self) -> Iterator[re.Pattern[str]]:
+    def __iter__(self) -> Iterator[Gated]:
         for i, pattern in enumerate(self._compiled):
             if pattern is None:
                 # Idempotent, so two threads racing here compile the same pattern twice at worst.
@@ -58,13 +59,13 @@ class KindLexicon:
     cues: tuple[str, ...]
     done: LazyPatterns
     act: LazyPatterns
-    future: re.Pattern[str] | None
+    future: Gated | None
     # Words that make the kind's words mean something else ("moved the direct debit date").
-    unless: re.Pattern[str] | None = None
+    unless: Gated | None = None
     # All ``done`` (``act``) patterns in one: a single search tells whether any of them can
     # match, so the patterns are tried one by one only in clauses that use the kind's words.
-    any_done: re.Pattern[str] | None = None
-    any_act: re.Pattern[str] | None = None
+    any_done: Gated | None = None
+    any_act: Gated | None = None
 
 
 @dataclass(frozen=True)
@@ -74,13 +75,13 @@ class Lexicon:
     kinds: tuple[KindLexicon, ...]
     more_specific: dict[str, frozenset[str]]
     cancel_kinds: tuple[str, ...]
-    cancel_objects: dict[str, re.Pattern[str]]
-    pronoun_objects: dict[str, re.Pattern[str]]
+    cancel_objects: dict[str, Gated]
+    pronoun_objects: dict[str, Gated]
     # specific kind -> (the general kinds it refines, the words that name it in a clause)
-    specialise: dict[str, tuple[tuple[str, ...], re.Pattern[str]]]
-    patterns: dict[str, re.Pattern[str]]
+    specialise: dict[str, tuple[tuple[str, ...], Gated]]
+    patterns: dict[str, Gated]
     normalise: dict[str, Any]
-    structure: dict[str, re.Pattern[str]]
+    structure: dict[str, Gated]
     max_clause_chars: int
     fuzzy_vocabulary: tuple[str, ...]
     fuzzy_keep: frozenset[str]
@@ -127,7 +128,7 @@ def lexicon() -> Lexicon:
     language = _load("language.yaml")
     macros = kinds_data["macros"]
 
-    def compile_(pattern: str) -> re.Pattern[str]:
+    def compile_(pattern: str) -> Gated:
         text = _flat(pattern)
         for name, value in macros.items():
             text = text.replace("{" + name + "}", value)
@@ -135,7 +136,7 @@ def lexicon() -> Lexicon:
 
     future = kinds_data.get("future_result", {})
 
-    def any_of(patterns: list[str]) -> re.Pattern[str]:
+    def any_of(patterns: list[str]) -> Gated:
         return compile_("|".join(f"(?:{_flat(p)})" for p in patterns))
 
     kinds = tuple(
