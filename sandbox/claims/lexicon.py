@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from contract.yamldata import load_data
+from sandbox.claims.frames import frame_patterns
 from sandbox.claims.guard import compile_guarded
 from sandbox.claims.prefilter import Gated
 
@@ -135,6 +136,11 @@ def lexicon() -> Lexicon:
         return compile_guarded(text, _FLAGS)
 
     future = kinds_data.get("future_result", {})
+    frames = frame_patterns(_load("frames.yaml"))
+    for kind, made in frames.items():
+        spec = kinds_data["kinds"][kind]
+        spec["done"] = [*spec["done"], *made["done"]]
+        spec["act"] = [*spec["act"], *made["act"]]
 
     def any_of(patterns: list[str]) -> Gated:
         return compile_("|".join(f"(?:{_flat(p)})" for p in patterns))

@@ -1,0 +1,101 @@
+"""Verb + object frames (``data/frames.yaml``) as patterns of their kinds.
+
+A frame says how an action is told with a verb, its particle and its object; the patterns made
+here read every arrangement of them the same way: active ("took off the reminder text", "took
+the reminder off"), passive ("the late fee has been taken off") and, for negation, any form of
+the verb ("I haven't placed any order"). They join the kind's own patterns of ``kinds.yaml``,
+so the rest of the checker (negation, offers, state, details) reads them as it reads those.
+Every gap is bounded, so each pattern stays linear in the length of a clause.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_DET = r"(?:the|a|an|your|that|this|those|these|any|its|his|her|their|our|some|one|another)"
+# Up to three modifiers ("the $45 late fee"); a preposition or conjunction ends the phrase, so
+# "added a note about the discount" is not "added ... discount".
+_MODS = (
+    r"(?:(?!(?:about|for|to|on|onto|with|from|in|into|at|of|that|which|who|so|and|but|or|"
+    r"because|as|by|after|before|until)\b)[\w$£€.'-]+ ){0,3}"
+)
+# "moved you over to the", "switched your line down to a": the caller or their thing, then where.
+_DESTINATION = r"(?:(?:you|your [\w-]+) (?:(?:over|down|up|back|across) )?(?:on)?to )?"
+_STATE = r"(?:is|are|was|were|'s|'re|has been|have been|'s been|got|been|should (?:now )?be)"
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One verb of a frame: its forms and the particle it takes ("" for none)."""
+
+    base: str
+    past: str
+    participle: str
+    particle: str
+
+    @classmethod
+    def parse(cls, text: str) -> Verb:
+        forms, _, particle = text.partition(" ")
+        parts = forms.split("|")
+        if len(parts) != 3:
+            raise ValueError(f"frame verb {text!r}: expected 'base|past|participle [particle]'")
+        return cls(parts[0], parts[1], parts[2], particle.strip())
+
+    def any_form(self) -> str:
+        stem = self.base[:-1] if self.base.endswith("e") else self.base
+        forms = {self.base, self.past, self.participle, self.base + "s", stem + "ing"}
+        return "(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + ")"
+
+    def done_form(self) -> str:
+        forms = {self.past, self.participle}
+        return "(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + ")"
+
+
+def _alternatives(words: list[str]) -> str:
+    return "(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + ")"
+
+
+def _verb_object(verb: str, particle: str, objects: str) -> list[str]:
+    """The active arrangements: particle before the object, or after it."""
+    if not particle:
+        return [rf"\b{verb} {_DESTINATION}(?:{_DET} )?{_MODS}{objects}\b"]
+    return [
+        rf"\b{verb} {particle} {_DESTINATION}(?:{_DET} )?{_MODS}{objects}\b",
+        rf"\b{verb} (?:{_DET} )?{_MODS}{objects} {particle}\b",
+    ]
+
+
+def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """Per kind, the ``done`` and ``act`` patterns its frames make."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for frame in data.get("frames", []):
+        kind = frame["kind"]
+        words = list(frame.get("objects", []))
+        if frame.get("you"):
+            words.append("you")
+        if not words:
+            raise ValueError(f"frame of {kind}: expected objects (or `you: true`)")
+        objects = _alternatives(words)
+        done, act = out.setdefault(kind, {"done": [], "act": []}).values()
+        for verb in map(Verb.parse, frame["verbs"]):
+            done += _verb_object(verb.done_form(), verb.particle, objects)
+            act += _verb_object(verb.any_form(), verb.particle, objects)
+            if not frame.get("you"):
+                particle = f" {verb.particle}" if verb.particle else ""
+                done.append(
+                    rf"\b{objects}\b(?:[^,.;]){{0,40}}?\b{_STATE} (?:now |also |already )?"
+                    rf"{re.escape(verb.participle)}{particle}\b"
+                )
+    for frame in data.get("now_frames", []):
+        objects = _alternatives(list(frame["objects"]))
+        done = out.setdefault(frame["kind"], {"done": [], "act": []})["done"]
+        done.append(
+            rf"\b(?:your|the) (?:[\w-]+ ){{0,2}}{objects} (?:is now|'s now|should now be|"
+            rf"will now be|is (?:also )?now on|has now (?:moved|changed|switched))\b"
+        )
+    return out
+
+
+__all__ = ["Verb", "frame_patterns"]
