@@ -169,7 +169,9 @@ class LexiconClaimChecker:
                         for c in self._read(clause, scope, lex, present, shared)
                     ]
                     if not claims and not last:
-                        claims = _pronoun_failure(clause, before, lex)
+                        claims = _pronoun_failure(clause, before, lex) or _described(
+                            clause, scope, lex
+                        )
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
                         scope == "not_done"
@@ -378,6 +380,33 @@ def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: L
     return any(c.kind not in tried for c in claims) and bool(
         lex.patterns["own_refusal"].search(clause)
     )
+
+
+def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
+    """ "You're already down for a cleaning on the 14th": a description of the account that
+    uses no action words, as a state claim of the kind its noun names (the first named)."""
+    markers, nouns = lex.state_markers, lex.state_nouns
+    if markers is None or not nouns or scope in ("future", "not_done", "done"):
+        return []
+    if clause.rstrip().endswith("?") or not markers.search(clause):
+        return []
+    p = lex.patterns
+    if (
+        p["negation"].search(clause)
+        or p["not_a_claim"].search(clause)
+        or p["conditional"].search(clause)
+        or p["not_ours"].search(clause)
+        or p["history"].search(clause)
+    ):
+        return []
+    named = [
+        (m.start(), kind, m) for kind, pattern in nouns.items() if (m := pattern.search(clause))
+    ]
+    if not named:
+        return []
+    _, kind, match = min(named, key=lambda n: n[0])
+    details = assign(find_details(clause, False), [match.span()])[0]
+    return [Claim(kind, True, clause, match.span(), details, state=True)]
 
 
 def _pronoun_failure(clause: str, before: str, lex: Lexicon) -> list[Claim]:

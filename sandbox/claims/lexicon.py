@@ -91,6 +91,9 @@ class Lexicon:
     fuzzy_distance: tuple[tuple[int, int], ...]
     checked_details: dict[str, tuple[str, ...]]
     state_records: dict[str, dict[str, Any]]
+    # A description of the account without action words: its markers and each kind's nouns.
+    state_markers: Gated | None = None
+    state_nouns: dict[str, Gated] | None = None
     # Each distinct cue and the kinds (by index) that list it.
     cue_kinds: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
@@ -213,4 +216,6 @@ def lexicon() -> Lexicon:
         checked_details={k: tuple(v) for k, v in kinds_data["checked_details"].items()},
         state_records=dict(kinds_data["state_records"]),
         cue_kinds=cue_kinds,
+        state_markers=compile_(language["state_description"]["markers"]),
+        state_nouns={k: compile_(v) for k, v in language["state_description"]["nouns"].items()},
     )
