@@ -33,6 +33,9 @@ _COMPLEMENT = re.compile(
 )
 # "is ordered and will be ready": what follows "and" after a report is its consequence.
 _CONSEQUENCE = re.compile(r"\band (?:(?:it|that|they|you|this)(?:'ll)? )?$", re.I)
+# "put you through to the dispatcher, who can tell you ...": what a relative clause after the
+# report says someone will do is about them, not an offer of the action reported.
+_RELATIVE = re.compile(r",\s*(?:who|which|where|whom)\b", re.I)
 _DESTINATION = re.compile(
     r"\b(?:to|on|onto|into|in) (?:the|your|his|her|their|this|that) (?:[\w'-]+ )?$", re.I
 )
@@ -340,7 +343,11 @@ class LexiconClaimChecker:
             offer = scope == "future" or (
                 offer_at <= len(clause)
                 and (
-                    offer_at < match.end() or not _CONSEQUENCE.search(clause, match.end(), offer_at)
+                    offer_at < match.end()
+                    or not (
+                        _CONSEQUENCE.search(clause, match.end(), offer_at)
+                        or _RELATIVE.search(clause, match.end(), offer_at)
+                    )
                 )
             )
             if (
