@@ -25,6 +25,8 @@ from sandbox.claims.structure import Scope, Unit, units
 from sandbox.claims.types import Claim, Details
 
 _CHANGES = frozenset({"reschedule", "plan_change"})
+# The details that say when: a claim states them together or takes none from elsewhere.
+_WHEN = ("date", "weekday", "time")
 # What opens a clause inside another: a negation after it is about what it describes.
 _COMPLEMENT = re.compile(
     r"\b(?:that|saying|about|mentioning|explaining|asking|to say|which|who|where|while|"
@@ -195,7 +197,7 @@ class LexiconClaimChecker:
                         )
                     if claims and not last and waiting:
                         # "Engineer visit on 14 April -- no slots, so it isn't booked".
-                        claims = [_more_details(c, " ".join(waiting)) for c in claims]
+                        claims = [_more_details(c, " ".join(waiting), earlier=True) for c in claims]
                     if claims:
                         last = claims
                     elif not last:
@@ -391,11 +393,14 @@ def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: L
 
 def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
     """ "You're already down for a cleaning on the 14th": a description of the account that
-    uses no action words, as a state claim of the kind its noun names (the first named)."""
-    markers, nouns = lex.state_markers, lex.state_nouns
-    if markers is None or not nouns or scope in ("future", "not_done", "done"):
+    uses no action words (a state frame of ``language.yaml``), as a state claim of its kind."""
+    frames = lex.state_frames
+    if not frames or scope in ("future", "not_done", "done") or clause.rstrip().endswith("?"):
         return []
-    if clause.rstrip().endswith("?") or not markers.search(clause):
+    named = [
+        (m.start(), kind, m) for kind, pattern in frames.items() if (m := pattern.search(clause))
+    ]
+    if not named:
         return []
     p = lex.patterns
     if (
@@ -405,11 +410,6 @@ def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
         or p["not_ours"].search(clause)
         or p["history"].search(clause)
     ):
-        return []
-    named = [
-        (m.start(), kind, m) for kind, pattern in nouns.items() if (m := pattern.search(clause))
-    ]
-    if not named:
         return []
     _, kind, match = min(named, key=lambda n: n[0])
     details = assign(find_details(clause, False), [match.span()])[0]
@@ -444,12 +444,18 @@ def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:
     return claim.as_kind(kind)
 
 
-def _more_details(claim: Claim, clause: str) -> Claim:
-    """``claim`` with the details ``clause`` states that it does not state itself."""
+def _more_details(claim: Claim, clause: str, earlier: bool = False) -> Claim:
+    """``claim`` with the details ``clause`` states that it does not state itself. From an
+    ``earlier`` clause, when the claim says when itself (a day, a date or a time), none of the
+    earlier clause's is taken: "your cut is on Thursday the 12th at 11, and on Friday at 10 you
+    have a blow-dry" -- the 12th is the cut's date, not the blow-dry's."""
     extra = assign(find_details(clause, claim.kind in _CHANGES), [(0, 0)])[0].to_dict()
+    own = claim.details.to_dict()
+    if earlier and any(own.get(k) for k in _WHEN):
+        extra = {k: v for k, v in extra.items() if k not in _WHEN}
     if not extra:
         return claim
-    merged = {**extra, **claim.details.to_dict()}
+    merged = {**extra, **own}
     return replace(claim, details=Details.from_dict(merged))
 
 

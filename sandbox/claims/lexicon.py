@@ -91,9 +91,8 @@ class Lexicon:
     fuzzy_distance: tuple[tuple[int, int], ...]
     checked_details: dict[str, tuple[str, ...]]
     state_records: dict[str, dict[str, Any]]
-    # A description of the account without action words: its markers and each kind's nouns.
-    state_markers: Gated | None = None
-    state_nouns: dict[str, Gated] | None = None
+    # A description of the account without action words: per kind, its frames in one pattern.
+    state_frames: dict[str, Gated] | None = None
     # Each distinct cue and the kinds (by index) that list it.
     cue_kinds: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
@@ -216,6 +215,22 @@ def lexicon() -> Lexicon:
         checked_details={k: tuple(v) for k, v in kinds_data["checked_details"].items()},
         state_records=dict(kinds_data["state_records"]),
         cue_kinds=cue_kinds,
-        state_markers=compile_(language["state_description"]["markers"]),
-        state_nouns={k: compile_(v) for k, v in language["state_description"]["nouns"].items()},
+        state_frames=_state_frames(language["state_description"], compile_),
     )
+
+
+def _state_frames(data: dict[str, Any], compile_: Callable[[str], Gated]) -> dict[str, Gated]:
+    """Per kind, its state-description frames with its nouns, as one pattern."""
+    out = {}
+    for kind, noun in data["nouns"].items():
+        frames = [
+            _flat(frame)
+            .replace("{DET}", data["determiners"])
+            .replace("{MODS}", data["modifiers"])
+            .replace(
+                "{NOUN}", "(?P<noun>" + _flat(noun) + ")" if i == 0 else "(?:" + _flat(noun) + ")"
+            )
+            for i, frame in enumerate(data["frames"])
+        ]
+        out[kind] = compile_("|".join(f"(?:{f})" for f in frames))
+    return out
