@@ -245,7 +245,7 @@ class LexiconClaimChecker:
             for kind_lex, _ in reports
         ):
             return []  # no kind's report and no kind's action words: negation cannot matter
-        negation = _negation(clause, lex)
+        negation = _consequence_free(clause, _negation(clause, lex), reports)
         negated = negation is not None
         attempt = None if negated else p["attempt"].search(clause)
         if attempt is not None:
@@ -380,6 +380,31 @@ class LexiconClaimChecker:
             Claim(c.kind, c.done, c.text, c.span, d, c.state)
             for c, d in zip(claims, details, strict=True)
         ]
+
+
+_AND_THEN = re.compile(r"\s(?:and|so)\s", re.I)
+
+
+def _consequence_free(
+    clause: str, negation: tuple[int, ...] | None, reports: list[Any]
+) -> tuple[int, ...] | None:
+    """The negations that are about the clause's report: "Order #2098 is cancelled and won't
+    ship" -- a negation after "and", past a report of an action, that names no kind's action
+    itself says what follows from the report, not that it failed."""
+    if negation is None:
+        return None
+    ends = [match.end() for _, match in reports if match is not None]
+    if not ends:
+        return negation
+    conj = _AND_THEN.search(clause, min(ends))
+    if conj is None or conj.end() > min(negation):
+        return negation
+    tail = clause[conj.end() :]
+    if any(k.any_act is not None and k.any_act.search(tail) for k, _ in reports):
+        return negation
+    if any(match is not None and match.start() >= conj.end() for _, match in reports):
+        return negation
+    return None
 
 
 def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: Lexicon) -> bool:
