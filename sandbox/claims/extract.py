@@ -349,6 +349,7 @@ class LexiconClaimChecker:
                     or not (
                         _CONSEQUENCE.search(clause, match.end(), offer_at)
                         or _RELATIVE.search(clause, match.end(), offer_at)
+                        or _COMPLEMENT.search(clause, match.end(), offer_at)
                     )
                 )
             )
