@@ -57,18 +57,17 @@ def _alternatives(words: list[str]) -> str:
     return "(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + ")"
 
 
-def _verb_object(verb: str, particle: str, objects: str) -> list[str]:
-    """The active arrangements: particle before the object, or after it."""
-    if not particle:
-        return [rf"\b{verb} {_DESTINATION}(?:{_DET} )?{_MODS}{objects}\b"]
-    return [
-        rf"\b{verb} {particle} {_DESTINATION}(?:{_DET} )?{_MODS}{objects}\b",
-        rf"\b{verb} (?:{_DET} )?{_MODS}{objects} {particle}\b",
-    ]
+def _either(parts: set[str]) -> str:
+    return "(?:" + "|".join(sorted(parts, key=len, reverse=True)) + ")"
+
+
+def _with_particle(form: str, verb: Verb) -> str:
+    return f"{form} {re.escape(verb.particle)}" if verb.particle else form
 
 
 def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
-    """Per kind, the ``done`` and ``act`` patterns its frames make."""
+    """Per kind, the ``done`` and ``act`` patterns its frames make: per frame one pattern per
+    arrangement, its verbs in one alternation (one search per arrangement, not per verb)."""
     out: dict[str, dict[str, list[str]]] = {}
     for frame in data.get("frames", []):
         kind = frame["kind"]
@@ -78,16 +77,24 @@ def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
         if not words:
             raise ValueError(f"frame of {kind}: expected objects (or `you: true`)")
         objects = _alternatives(words)
+        verbs = [Verb.parse(v) for v in frame["verbs"]]
         done, act = out.setdefault(kind, {"done": [], "act": []}).values()
-        for verb in map(Verb.parse, frame["verbs"]):
-            done += _verb_object(verb.done_form(), verb.particle, objects)
-            act += _verb_object(verb.any_form(), verb.particle, objects)
-            if not frame.get("you"):
-                particle = f" {verb.particle}" if verb.particle else ""
-                done.append(
-                    rf"\b{objects}\b(?:[^,.;]){{0,40}}?\b{_STATE} (?:now |also |already )?"
-                    rf"{re.escape(verb.participle)}{particle}\b"
-                )
+        phrase = rf" {_DESTINATION}(?:{_DET} )?{_MODS}{objects}\b"
+        done.append(rf"\b{_either({_with_particle(v.done_form(), v) for v in verbs})}{phrase}")
+        act.append(rf"\b{_either({_with_particle(v.any_form(), v) for v in verbs})}{phrase}")
+        split = [v for v in verbs if v.particle]
+        if split:
+            # "took the old reminder off": the particle after the object.
+            particles = _either({re.escape(v.particle) for v in split})
+            tail = rf" (?:{_DET} )?{_MODS}{objects} {particles}\b"
+            done.append(rf"\b{_either({v.done_form() for v in split})}{tail}")
+            act.append(rf"\b{_either({v.any_form() for v in split})}{tail}")
+        if not frame.get("you"):
+            participles = _either({_with_particle(re.escape(v.participle), v) for v in verbs})
+            done.append(
+                rf"\b{objects}\b(?:[^,.;]){{0,40}}?\b{_STATE} (?:now |also |already )?"
+                rf"{participles}\b"
+            )
     for frame in data.get("now_frames", []):
         objects = _alternatives(list(frame["objects"]))
         done = out.setdefault(frame["kind"], {"done": [], "act": []})["done"]

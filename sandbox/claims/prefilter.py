@@ -104,6 +104,9 @@ def necessary_literals(pattern: str, flags: int = 0) -> Literals | None:
 
 
 _END = 1 << 62
+# A gate that turns away fewer than this share of the first texts it sees is dropped.
+_TRIAL = 64
+_KEEP = 0.4
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "split")
 
 
@@ -144,17 +147,40 @@ class Gated:
         self._compiled = compiled
         literals = necessary_literals(self.pattern, self.flags)
         if not literals:
-            for name in _METHODS:
-                setattr(self, name, getattr(compiled, name))
+            self._direct()
             return
         gate = re.compile(
             "|".join(re.escape(s) for s in sorted(literals, key=len, reverse=True))
         ).search
         fold = bool(self.flags & re.IGNORECASE)
+        tally = [0, 0]  # calls, texts the gate turned away
 
-        def absent(text: str) -> bool:
+        def lean(text: str) -> bool:
             return text.isascii() and gate(text.lower() if fold else text) is None
 
+        def trial(text: str) -> bool:
+            out = lean(text)
+            tally[0] += 1
+            tally[1] += out
+            if tally[0] == _TRIAL:
+                if tally[1] < _TRIAL * _KEEP:
+                    # The pattern's words are in most texts it is asked about: the gate
+                    # costs more than it saves, so the pattern is used directly from now on.
+                    # Results are the same either way; only the time differs.
+                    self._direct()
+                else:
+                    self._gated(compiled, lean, gate, fold)
+            return out
+
+        self._gated(compiled, trial, gate, fold)
+
+    def _gated(
+        self,
+        compiled: re.Pattern[str],
+        absent: Callable[[str], bool],
+        gate: Callable[[str], Any],
+        fold: bool,
+    ) -> None:
         search, match, fullmatch = compiled.search, compiled.match, compiled.fullmatch
         finditer, findall, sub, split = (
             compiled.finditer,
@@ -162,9 +188,26 @@ class Gated:
             compiled.sub,
             compiled.split,
         )
+
+        # The hot two test the gate inline: one Python call per search.
+        def gated_search(t: str, p: int = 0, e: int = _END) -> re.Match[str] | None:
+            if t.isascii() and gate(t.lower() if fold else t) is None:
+                return None
+            return search(t, p, e)
+
+        def gated_match(t: str, p: int = 0, e: int = _END) -> re.Match[str] | None:
+            if t.isascii() and gate(t.lower() if fold else t) is None:
+                return None
+            return match(t, p, e)
+
+        trial = getattr(absent, "__name__", "") == "trial"
         fast: dict[str, Callable[..., Any]] = {
-            "search": lambda t, p=0, e=_END: None if absent(t) else search(t, p, e),
-            "match": lambda t, p=0, e=_END: None if absent(t) else match(t, p, e),
+            "search": (lambda t, p=0, e=_END: None if absent(t) else search(t, p, e))
+            if trial
+            else gated_search,
+            "match": (lambda t, p=0, e=_END: None if absent(t) else match(t, p, e))
+            if trial
+            else gated_match,
             "fullmatch": lambda t, p=0, e=_END: None if absent(t) else fullmatch(t, p, e),
             "finditer": lambda t, p=0, e=_END: iter(()) if absent(t) else finditer(t, p, e),
             "findall": lambda t, p=0, e=_END: [] if absent(t) else findall(t, p, e),
@@ -173,6 +216,11 @@ class Gated:
         }
         for name, method in fast.items():
             setattr(self, name, method)  # shadows the class's method on this instance
+
+    def _direct(self) -> None:
+        compiled = self.compiled
+        for name in _METHODS:
+            setattr(self, name, getattr(compiled, name))
 
     # The first call of each method compiles the pattern and installs the fast methods above.
     def search(self, text: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
