@@ -44,7 +44,7 @@ class Verb:
         return cls(parts[0], parts[1], parts[2], particle.strip())
 
     def any_form(self) -> str:
-        stem = self.base[:-1] if self.base.endswith("e") else self.base
+        stem = _stem(self)
         forms = {self.base, self.past, self.participle, self.base + "s", stem + "ing"}
         return "(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + ")"
 
@@ -57,6 +57,10 @@ def _alternatives(words: list[str]) -> str:
     return "(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + ")"
 
 
+def _stem(verb: Verb) -> str:
+    return verb.base[:-1] if verb.base.endswith("e") else verb.base
+
+
 def _either(parts: set[str]) -> str:
     return "(?:" + "|".join(sorted(parts, key=len, reverse=True)) + ")"
 
@@ -67,7 +71,8 @@ def _with_particle(form: str, verb: Verb) -> str:
 
 def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
     """Per kind, the ``done`` and ``act`` patterns its frames make: per frame one pattern per
-    arrangement, its verbs in one alternation (one search per arrangement, not per verb)."""
+    arrangement, its verbs in one alternation (one search per arrangement, not per verb); and
+    the ``cues`` (lower-case substrings) one of which each of them needs."""
     out: dict[str, dict[str, list[str]]] = {}
     for frame in data.get("frames", []):
         kind = frame["kind"]
@@ -78,7 +83,15 @@ def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
             raise ValueError(f"frame of {kind}: expected objects (or `you: true`)")
         objects = _alternatives(words)
         verbs = [Verb.parse(v) for v in frame["verbs"]]
-        done, act = out.setdefault(kind, {"done": [], "act": []}).values()
+        made = out.setdefault(kind, {"done": [], "act": [], "cues": []})
+        done, act = made["done"], made["act"]
+        # Every arrangement needs one of the objects and one of the verbs: a frame is cued by
+        # its objects, or (`cued_by: verbs`) by its verbs where its objects would wake the
+        # kind's other patterns in clauses about something else ("your membership is paused").
+        if frame.get("you") or frame.get("cued_by") == "verbs":
+            made["cues"] += sorted({_stem(v) for v in verbs} | {v.past for v in verbs})
+        else:
+            made["cues"] += [w.lower() for w in frame.get("objects", [])]
         phrase = rf" {_DESTINATION}(?:{_DET} )?{_MODS}{objects}\b"
         done.append(rf"\b{_either({_with_particle(v.done_form(), v) for v in verbs})}{phrase}")
         act.append(rf"\b{_either({_with_particle(v.any_form(), v) for v in verbs})}{phrase}")
@@ -97,10 +110,14 @@ def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
             )
     for frame in data.get("now_frames", []):
         objects = _alternatives(list(frame["objects"]))
-        done = out.setdefault(frame["kind"], {"done": [], "act": []})["done"]
+        made = out.setdefault(frame["kind"], {"done": [], "act": [], "cues": []})
+        made["cues"] += list(frame["objects"])
+        done = made["done"]
         done.append(
             rf"\b(?:your|the) (?:[\w-]+ ){{0,2}}{objects} (?:is now|'s now|should now be|"
             rf"will now be|is (?:also )?now on|has now (?:moved|changed|switched))\b"
+            # "now paused", "now cancelled", "now active": a state of the plan, not a new plan.
+            r"(?! (?:\w+ed|set|frozen|active|inactive|live|on hold|off|over|due|free)\b)"
         )
     return out
 

@@ -143,6 +143,7 @@ def lexicon() -> Lexicon:
         spec = kinds_data["kinds"][kind]
         spec["done"] = [*spec["done"], *made["done"]]
         spec["act"] = [*spec["act"], *made["act"]]
+        spec["cues"] = [*spec["cues"], *made["cues"]]
 
     def any_of(patterns: list[str]) -> Gated:
         return compile_("|".join(f"(?:{_flat(p)})" for p in patterns))
