@@ -23,6 +23,9 @@ _MODS = (
 )
 # "moved you over to the", "switched your line down to a": the caller or their thing, then where.
 _DESTINATION = r"(?:(?:you|your [\w-]+) (?:(?:over|down|up|back|across) )?(?:on)?to )?"
+_NOT_AFTER_PREPOSITION = "".join(
+    rf"(?<!\b{p} )" for p in ("for", "of", "on", "to", "from", "with", "about", "in", "at", "by")
+)
 _STATE = r"(?:is|are|was|were|'s|'re|has been|have been|'s been|got|been|should (?:now )?be)"
 
 
@@ -104,9 +107,12 @@ def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
             act.append(rf"\b{_either({v.any_form() for v in split})}{tail}")
         if not frame.get("you"):
             participles = _either({_with_particle(re.escape(v.participle), v) for v in verbs})
+            # The object heads the subject: its phrase opens with a determiner that follows no
+            # preposition ("the credit for the missed appointment has been added" is not the
+            # appointment's), and the verb follows within a few words.
             done.append(
-                rf"\b{objects}\b(?:[^,.;]){{0,40}}?\b{_STATE} (?:now |also |already )?"
-                rf"{participles}\b"
+                rf"{_NOT_AFTER_PREPOSITION}\b{_DET} {_MODS}{objects}\b(?: [\w'-]+){{0,3}}? "
+                rf"{_STATE} (?:now |also |already )?{participles}\b"
             )
     for frame in data.get("now_frames", []):
         objects = _alternatives(list(frame["objects"]))
