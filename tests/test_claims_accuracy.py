@@ -31,14 +31,24 @@ FRESH = HERE / "claims_fresh.yaml"
 BLIND = HERE / "claims_blind.yaml"
 # Written by an author who never saw the checker and scored once, after round 4: 0.903 / 0.879
 # (README). The targets are not met on unseen text; the floor sits just under what was
-# measured, so a regression shows. Now that it has been scored it is burnt for tuning too.
+# measured (0.915 / 0.907 after round 5), so a regression shows. Burnt for tuning since.
 BLIND2 = HERE / "claims_blind2.yaml"
-BLIND2_FLOOR = (0.90, 0.87)
+BLIND2_FLOOR = (0.91, 0.90)
+# Round 5 split the second blind set by id parity before changing the checker: odd ids (n001,
+# n003, ...) were tuned on, even ids were scored once at the end. Floors sit just under the
+# figures measured then (odd 0.931 / 0.928, even 0.898 / 0.885), so a regression shows.
+BLIND2_HALVES = {"odd": (0.92, 0.92), "even": (0.89, 0.88)}
 TARGET = (0.95, 0.93)
 
 
 def _measure(path: Path, split: str | None = None):
     return measure(load_set(path, split), LexiconClaimChecker().extract)
+
+
+def blind2_half(parity: str) -> list[dict]:
+    """The messages of the second blind set with odd (tuned on) or even (held out) ids."""
+    want = 1 if parity == "odd" else 0
+    return [i for i in load_set(BLIND2) if int(i["id"].lstrip("n")) % 2 == want]
 
 
 def test_labelled_sets_use_only_known_kinds():
@@ -98,3 +108,13 @@ def test_claim_checker_on_the_second_blind_set():
     print("\n" + render("second blind set (scored once)", m))
     assert m.total.precision >= BLIND2_FLOOR[0]
     assert m.total.recall >= BLIND2_FLOOR[1]
+
+
+@pytest.mark.parametrize("parity", sorted(BLIND2_HALVES))
+def test_claim_checker_on_each_half_of_the_second_blind_set(parity):
+    items = blind2_half(parity)
+    assert len(items) == 176
+    m = measure(items, LexiconClaimChecker().extract)
+    print("\n" + render(f"second blind set, {parity} ids", m))
+    floor = BLIND2_HALVES[parity]
+    assert m.total.precision >= floor[0] and m.total.recall >= floor[1]

@@ -50,6 +50,11 @@ _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _DATE_MONTH_DAY = compile_guarded(rf"\b{_MONTH} (?:the )?{_DAY}\b(?!:|\d)", re.I)
 _DATE_DAY_MONTH = compile_guarded(rf"\b(?:the )?{_DAY}(?: of)? {_MONTH}(?=\W|$)", re.I)
+# "9–11 October": a stay or window of days gives its first day.
+_DATE_RANGE = compile_guarded(
+    rf"\b(?:the )?{_DAY}\s?(?:[–—-]|to|until|till)\s?\d{{1,2}}(?:st|nd|rd|th)?(?: of)? {_MONTH}(?=\W|$)",
+    re.I,
+)
 _DATE_ORDINAL = compile_guarded(r"\b(?:the )?(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _DATE_ISO = re.compile(r"\b20\d\d-(\d\d)-(\d\d)\b")
 _TIME_CLOCK = re.compile(
@@ -229,6 +234,7 @@ def _dates(clause: str) -> list[Found]:
     taken: list[tuple[int, int]] = []
     for pattern, month_group, day_group in (
         (_DATE_ISO, 1, 2),
+        (_DATE_RANGE, 2, 1),
         (_DATE_MONTH_DAY, 1, 2),
         (_DATE_DAY_MONTH, 2, 1),
     ):

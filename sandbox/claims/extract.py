@@ -19,11 +19,14 @@ from typing import Any
 from sandbox.claims.details import assign, find_details
 from sandbox.claims.lexicon import Lexicon, lexicon
 from sandbox.claims.normalise import normalise
+from sandbox.claims.prefilter import Gated
 from sandbox.claims.spelling import correct
 from sandbox.claims.structure import Scope, Unit, units
 from sandbox.claims.types import Claim, Details
 
 _CHANGES = frozenset({"reschedule", "plan_change"})
+# The details that say when: a claim states them together or takes none from elsewhere.
+_WHEN = ("date", "weekday", "time")
 # What opens a clause inside another: a negation after it is about what it describes.
 _COMPLEMENT = re.compile(
     r"\b(?:that|saying|about|mentioning|explaining|asking|to say|which|who|where|while|"
@@ -32,6 +35,9 @@ _COMPLEMENT = re.compile(
 )
 # "is ordered and will be ready": what follows "and" after a report is its consequence.
 _CONSEQUENCE = re.compile(r"\band (?:(?:it|that|they|you|this)(?:'ll)? )?$", re.I)
+# "put you through to the dispatcher, who can tell you ...": what a relative clause after the
+# report says someone will do is about them, not an offer of the action reported.
+_RELATIVE = re.compile(r",\s*(?:who|which|where|whom)\b", re.I)
 _DESTINATION = re.compile(
     r"\b(?:to|on|onto|into|in) (?:the|your|his|her|their|this|that) (?:[\w'-]+ )?$", re.I
 )
@@ -112,9 +118,7 @@ def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
     return [m for m in matches if distance(m) <= best + 12]
 
 
-def _first(
-    patterns: Iterable[re.Pattern[str]], any_: re.Pattern[str] | None, clause: str
-) -> re.Match[str] | None:
+def _first(patterns: Iterable[Gated], any_: Gated | None, clause: str) -> re.Match[str] | None:
     """The match of the first of ``patterns`` that matches (in lexicon order)."""
     if any_ is not None and any_.search(clause) is None:
         return None  # none of them can match: one search instead of one per pattern
@@ -170,7 +174,9 @@ class LexiconClaimChecker:
                         for c in self._read(clause, scope, lex, present, shared)
                     ]
                     if not claims and not last:
-                        claims = _pronoun_failure(clause, before, lex)
+                        claims = _pronoun_failure(clause, before, lex) or _described(
+                            clause, scope, lex
+                        )
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
                         scope == "not_done"
@@ -191,7 +197,7 @@ class LexiconClaimChecker:
                         )
                     if claims and not last and waiting:
                         # "Engineer visit on 14 April -- no slots, so it isn't booked".
-                        claims = [_more_details(c, " ".join(waiting)) for c in claims]
+                        claims = [_more_details(c, " ".join(waiting), earlier=True) for c in claims]
                     if claims:
                         last = claims
                     elif not last:
@@ -239,7 +245,7 @@ class LexiconClaimChecker:
             for kind_lex, _ in reports
         ):
             return []  # no kind's report and no kind's action words: negation cannot matter
-        negation = _negation(clause, lex)
+        negation = _consequence_free(clause, _negation(clause, lex), reports)
         negated = negation is not None
         attempt = None if negated else p["attempt"].search(clause)
         if attempt is not None:
@@ -339,7 +345,12 @@ class LexiconClaimChecker:
             offer = scope == "future" or (
                 offer_at <= len(clause)
                 and (
-                    offer_at < match.end() or not _CONSEQUENCE.search(clause, match.end(), offer_at)
+                    offer_at < match.end()
+                    or not (
+                        _CONSEQUENCE.search(clause, match.end(), offer_at)
+                        or _RELATIVE.search(clause, match.end(), offer_at)
+                        or _COMPLEMENT.search(clause, match.end(), offer_at)
+                    )
                 )
             )
             if (
@@ -372,6 +383,31 @@ class LexiconClaimChecker:
         ]
 
 
+_AND_THEN = re.compile(r"\s(?:and|so)\s", re.I)
+
+
+def _consequence_free(
+    clause: str, negation: tuple[int, ...] | None, reports: list[Any]
+) -> tuple[int, ...] | None:
+    """The negations that are about the clause's report: "Order #2098 is cancelled and won't
+    ship" -- a negation after "and", past a report of an action, that names no kind's action
+    itself says what follows from the report, not that it failed."""
+    if negation is None:
+        return None
+    ends = [match.end() for _, match in reports if match is not None]
+    if not ends:
+        return negation
+    conj = _AND_THEN.search(clause, min(ends))
+    if conj is None or conj.end() > min(negation):
+        return negation
+    tail = clause[conj.end() :]
+    if any(k.any_act is not None and k.any_act.search(tail) for k, _ in reports):
+        return negation
+    if any(match is not None and match.start() >= conj.end() for _, match in reports):
+        return negation
+    return None
+
+
 def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: Lexicon) -> bool:
     """After a failed attempt, "... and I couldn't refund anything": the assistant's own refusal
     of another kind of action is a report of its own, not the reason the attempt failed."""
@@ -379,6 +415,31 @@ def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: L
     return any(c.kind not in tried for c in claims) and bool(
         lex.patterns["own_refusal"].search(clause)
     )
+
+
+def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
+    """ "You're already down for a cleaning on the 14th": a description of the account that
+    uses no action words (a state frame of ``language.yaml``), as a state claim of its kind."""
+    frames = lex.state_frames
+    if not frames or scope in ("future", "not_done", "done") or clause.rstrip().endswith("?"):
+        return []
+    named = [
+        (m.start(), kind, m) for kind, pattern in frames.items() if (m := pattern.search(clause))
+    ]
+    if not named:
+        return []
+    p = lex.patterns
+    if (
+        p["negation"].search(clause)
+        or p["not_a_claim"].search(clause)
+        or p["conditional"].search(clause)
+        or p["not_ours"].search(clause)
+        or p["history"].search(clause)
+    ):
+        return []
+    _, kind, match = min(named, key=lambda n: n[0])
+    details = assign(find_details(clause, False), [match.span()])[0]
+    return [Claim(kind, True, clause, match.span(), details, state=True)]
 
 
 def _pronoun_failure(clause: str, before: str, lex: Lexicon) -> list[Claim]:
@@ -409,12 +470,18 @@ def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:
     return claim.as_kind(kind)
 
 
-def _more_details(claim: Claim, clause: str) -> Claim:
-    """``claim`` with the details ``clause`` states that it does not state itself."""
+def _more_details(claim: Claim, clause: str, earlier: bool = False) -> Claim:
+    """``claim`` with the details ``clause`` states that it does not state itself. From an
+    ``earlier`` clause, when the claim says when itself (a day, a date or a time), none of the
+    earlier clause's is taken: "your cut is on Thursday the 12th at 11, and on Friday at 10 you
+    have a blow-dry" -- the 12th is the cut's date, not the blow-dry's."""
     extra = assign(find_details(clause, claim.kind in _CHANGES), [(0, 0)])[0].to_dict()
+    own = claim.details.to_dict()
+    if earlier and any(own.get(k) for k in _WHEN):
+        extra = {k: v for k, v in extra.items() if k not in _WHEN}
     if not extra:
         return claim
-    merged = {**extra, **claim.details.to_dict()}
+    merged = {**extra, **own}
     return replace(claim, details=Details.from_dict(merged))
 
 

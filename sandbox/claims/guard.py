@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sandbox.claims.prefilter import Gated
+
 try:  # pragma: no cover - the module exists on every supported Python
     from re import _parser as _sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover
@@ -198,24 +200,27 @@ def _grouped(alternatives: list[str], ignore_case: bool) -> str:
     return "|".join(parts)
 
 
-def compile_guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile(pattern, flags)``, its alternatives :func:`factored` and with a lookahead on
-    the first character when that helps; the matches (and their groups) are those of the
-    pattern itself."""
-    re.compile(pattern, flags)  # an invalid pattern fails with its own message, unchanged
+def compile_guarded(pattern: str, flags: int = 0) -> Gated:
+    """``pattern`` behind a literal prefilter (:mod:`.prefilter`), compiled on first use with
+    its alternatives :func:`factored` and a lookahead on the first character when that helps;
+    the matches (and their groups) are those of the pattern itself. Nothing is parsed until
+    then, so a lexicon costs little at start-up (``tests/test_claims_prefilter.py`` compiles
+    every pattern of the lexicon, so a pattern that does not compile fails there)."""
+    return Gated(pattern, flags, lambda: _compile(pattern, flags))
+
+
+def _compile(pattern: str, flags: int) -> re.Pattern[str]:
     rewritten = factored(pattern, bool(flags & re.IGNORECASE))
-    try:
-        re.compile(rewritten, flags)
-        pattern = rewritten
-    except re.error:  # pragma: no cover - the scan keeps every construct it meets
-        pass
-    chars = first_characters(pattern, flags)
-    if chars is None:
-        return re.compile(pattern, flags)
-    try:
-        return re.compile(f"(?=[{chars}])(?:{pattern})", flags)
-    except re.error:  # e.g. inline global flags, which must open the pattern
-        return re.compile(pattern, flags)
+    chars = first_characters(rewritten, flags)
+    for candidate in (
+        *((f"(?=[{chars}])(?:{rewritten})",) if chars is not None else ()),
+        rewritten,
+    ):
+        try:
+            return re.compile(candidate, flags)
+        except re.error:  # pragma: no cover - e.g. inline global flags, which must open it
+            continue
+    return re.compile(pattern, flags)
 
 
 __all__ = ["compile_guarded", "first_characters"]

@@ -17,7 +17,9 @@ from importlib import resources
 from typing import Any
 
 from contract.yamldata import load_data
+from sandbox.claims.frames import frame_patterns
 from sandbox.claims.guard import compile_guarded
+from sandbox.claims.prefilter import Gated
 
 _FLAGS = re.IGNORECASE
 
@@ -30,15 +32,15 @@ class LazyPatterns:
     front was most of the cost of a process's first episode.
     """
 
-    def __init__(self, texts: tuple[str, ...], compile_: Callable[[str], re.Pattern[str]]):
+    def __init__(self, texts: tuple[str, ...], compile_: Callable[[str], Gated]):
         self._texts = texts
         self._compile = compile_
-        self._compiled: list[re.Pattern[str] | None] = [None] * len(texts)
+        self._compiled: list[Gated | None] = [None] * len(texts)
 
     def __len__(self) -> int:
         return len(self._texts)
 
-    def __iter__(self) -> Iterator[re.Pattern[str]]:
+    def __iter__(self) -> Iterator[Gated]:
         for i, pattern in enumerate(self._compiled):
             if pattern is None:
                 # Idempotent, so two threads racing here compile the same pattern twice at worst.
@@ -58,13 +60,13 @@ class KindLexicon:
     cues: tuple[str, ...]
     done: LazyPatterns
     act: LazyPatterns
-    future: re.Pattern[str] | None
+    future: Gated | None
     # Words that make the kind's words mean something else ("moved the direct debit date").
-    unless: re.Pattern[str] | None = None
+    unless: Gated | None = None
     # All ``done`` (``act``) patterns in one: a single search tells whether any of them can
     # match, so the patterns are tried one by one only in clauses that use the kind's words.
-    any_done: re.Pattern[str] | None = None
-    any_act: re.Pattern[str] | None = None
+    any_done: Gated | None = None
+    any_act: Gated | None = None
 
 
 @dataclass(frozen=True)
@@ -74,13 +76,13 @@ class Lexicon:
     kinds: tuple[KindLexicon, ...]
     more_specific: dict[str, frozenset[str]]
     cancel_kinds: tuple[str, ...]
-    cancel_objects: dict[str, re.Pattern[str]]
-    pronoun_objects: dict[str, re.Pattern[str]]
+    cancel_objects: dict[str, Gated]
+    pronoun_objects: dict[str, Gated]
     # specific kind -> (the general kinds it refines, the words that name it in a clause)
-    specialise: dict[str, tuple[tuple[str, ...], re.Pattern[str]]]
-    patterns: dict[str, re.Pattern[str]]
+    specialise: dict[str, tuple[tuple[str, ...], Gated]]
+    patterns: dict[str, Gated]
     normalise: dict[str, Any]
-    structure: dict[str, re.Pattern[str]]
+    structure: dict[str, Gated]
     max_clause_chars: int
     fuzzy_vocabulary: tuple[str, ...]
     fuzzy_keep: frozenset[str]
@@ -89,6 +91,8 @@ class Lexicon:
     fuzzy_distance: tuple[tuple[int, int], ...]
     checked_details: dict[str, tuple[str, ...]]
     state_records: dict[str, dict[str, Any]]
+    # A description of the account without action words: per kind, its frames in one pattern.
+    state_frames: dict[str, Gated] | None = None
     # Each distinct cue and the kinds (by index) that list it.
     cue_kinds: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
@@ -127,15 +131,21 @@ def lexicon() -> Lexicon:
     language = _load("language.yaml")
     macros = kinds_data["macros"]
 
-    def compile_(pattern: str) -> re.Pattern[str]:
+    def compile_(pattern: str) -> Gated:
         text = _flat(pattern)
         for name, value in macros.items():
             text = text.replace("{" + name + "}", value)
         return compile_guarded(text, _FLAGS)
 
     future = kinds_data.get("future_result", {})
+    frames = frame_patterns(_load("frames.yaml"))
+    for kind, made in frames.items():
+        spec = kinds_data["kinds"][kind]
+        spec["done"] = [*spec["done"], *made["done"]]
+        spec["act"] = [*spec["act"], *made["act"]]
+        spec["cues"] = [*spec["cues"], *made["cues"]]
 
-    def any_of(patterns: list[str]) -> re.Pattern[str]:
+    def any_of(patterns: list[str]) -> Gated:
         return compile_("|".join(f"(?:{_flat(p)})" for p in patterns))
 
     kinds = tuple(
@@ -206,4 +216,22 @@ def lexicon() -> Lexicon:
         checked_details={k: tuple(v) for k, v in kinds_data["checked_details"].items()},
         state_records=dict(kinds_data["state_records"]),
         cue_kinds=cue_kinds,
+        state_frames=_state_frames(language["state_description"], compile_),
     )
+
+
+def _state_frames(data: dict[str, Any], compile_: Callable[[str], Gated]) -> dict[str, Gated]:
+    """Per kind, its state-description frames with its nouns, as one pattern."""
+    out = {}
+    for kind, noun in data["nouns"].items():
+        frames = [
+            _flat(frame)
+            .replace("{DET}", data["determiners"])
+            .replace("{MODS}", data["modifiers"])
+            .replace(
+                "{NOUN}", "(?P<noun>" + _flat(noun) + ")" if i == 0 else "(?:" + _flat(noun) + ")"
+            )
+            for i, frame in enumerate(data["frames"])
+        ]
+        out[kind] = compile_("|".join(f"(?:{f})" for f in frames))
+    return out

@@ -78,6 +78,18 @@ class Evidence:
         members = FAMILIES.get(kind, (kind,))
         return tuple(f for m in members for f in self.entries.get(m, ()))
 
+    def changed(self, kind: str) -> bool:
+        """Whether the session's entries changed records of the table ``kind`` is read from
+        (a cancellation changes the appointments a booking is described by)."""
+        spec = lexicon().state_records.get(kind)
+        if spec is None:
+            return False
+        table = spec["table"]
+        return any(
+            other["table"] == table and self.entries.get(name)
+            for name, other in lexicon().state_records.items()
+        )
+
     def state_of(self, kind: str) -> tuple[Facts, ...] | None:
         if self.records is None or kind not in self.records:
             return None
@@ -218,6 +230,10 @@ def _done_verdict(
         return kind_done, False, "" if kind_done else "the ledger shows no such action"
     reason = _against(claim, evidence.of(claim.kind), evidence.staff) if kind_done else None
     if kind_done and reason is None:
+        return True, False, ""
+    if claim.state and not kind_done and evidence.changed(claim.kind):
+        # The session changed records of this table after (or before) the description: what
+        # was true when it was said need not be true of the state at the session's end.
         return True, False, ""
     if _lenient(claim):
         records = evidence.state_of(claim.kind)

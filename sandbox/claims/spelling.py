@@ -17,6 +17,7 @@ from rapidfuzz.distance import OSA
 
 from sandbox.claims.guard import compile_guarded
 from sandbox.claims.lexicon import lexicon
+from sandbox.claims.prefilter import Gated
 
 _WORD = re.compile(r"(?<!')\b[A-Za-z]{4,}\b(?!')")
 
@@ -75,7 +76,7 @@ def _inflection(word: str, target: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _shorthand() -> tuple[re.Pattern[str], dict[str, str]]:
+def _shorthand() -> tuple[Gated, dict[str, str]]:
     words = lexicon().shorthand
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     return compile_guarded(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE), words
