@@ -1,0 +1,205 @@
+"""Integrity checks for the third blind held-out claim set, tests/data/claims_blind3.yaml (issue 11).
+
+These check the data only (shape, kinds, styles, businesses, details, verbatim states, and the
+characters the surface tags promise); no claim checker is run or imported here, so running them
+does not unblind the set.
+"""
+
+import datetime
+import re
+import unicodedata
+from collections import Counter
+
+import pytest
+
+from tests.claim_sets import (
+    BUSINESSES,
+    CHANNELS,
+    DATA_DIR,
+    DETAIL_KEYS,
+    KINDS,
+    STATE_KINDS,
+    STYLES,
+    WEEKDAYS,
+    load_items,
+    weekday_date_mismatches,
+)
+
+DATA = DATA_DIR / "claims_blind3.yaml"
+
+# What the set was written to contain (its author's brief).
+MIN_ITEMS = 400
+PER_BUSINESS = range(34, 41)  # roughly even: 400+ messages over eleven businesses
+MIN_PER_STYLE = 20
+MIN_DETAILS_ITEMS = 80
+MIN_TYPOGRAPHIC_NEGATIONS = 90
+MIN_STATE_ITEMS = 60  # items whose state or history sentences are listed under `states`
+NO_CLAIM_SHARE = (0.12, 0.25)  # roughly 15% with no claim at all, never most of the set
+MIN_RUN_ONS = 1  # a message of 1,500+ characters with (almost) no sentence punctuation
+
+TYPOGRAPHIC_QUOTE = re.compile("[\u2018\u2019\u201c\u201d]")
+TYPOGRAPHIC_NEGATION = re.compile(r"\w+n\u2019t\b|\bcan\u2019t\b|\bwon\u2019t\b", re.I)
+EMOJI = re.compile("[\U0001f300-\U0001faff]")
+# The invisible or look-alike characters the `unicode` items are written with, by name.
+UNICODE_TRAPS = {
+    "no-break space": re.compile("\u00a0"),
+    "narrow no-break space": re.compile("\u202f"),
+    "zero-width space": re.compile("\u200b"),
+    "soft hyphen": re.compile("\u00ad"),
+    "combining acute accent": re.compile("\u0301"),
+    "Cyrillic look-alike letter": re.compile("[\u0400-\u04ff]"),
+}
+# "Tuesday 14 April", "14 April", "April 14th": a day and a month written in the text.
+DAY_MONTH = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:january|february|march|april|may|june|july|august|september"
+    r"|october|november|december)\b|\b(?:january|february|march|april|may|june|july|august"
+    r"|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?\b",
+    re.I,
+)
+
+
+def _plain(text: str) -> str:
+    """The text as its labels spell it: spaces for no-break spaces, no invisible characters."""
+    text = text.replace("\u00a0", " ").replace("\u202f", " ")
+    return unicodedata.normalize("NFC", text.replace("\u200b", "").replace("\u00ad", "")).lower()
+
+
+@pytest.fixture(scope="module")
+def items() -> list[dict]:
+    return load_items(DATA)
+
+
+def test_size_ids_and_texts(items: list[dict]) -> None:
+    assert len(items) >= MIN_ITEMS
+    ids = [i["id"] for i in items]
+    assert ids == [f"b{n:03d}" for n in range(1, len(items) + 1)]
+    texts = [_plain(i["text"]).strip() for i in items]
+    assert [t for t, n in Counter(texts).items() if n > 1] == []
+
+
+def test_fields_and_businesses(items: list[dict]) -> None:
+    for item in items:
+        assert set(item) <= {"id", "business", "style", "text", "claims", "states"}, item["id"]
+        assert item["business"] in BUSINESSES, item["id"]
+        assert item["style"] and set(item["style"]) <= STYLES, item["id"]
+        assert len(set(item["style"])) == len(item["style"]), item["id"]
+        assert isinstance(item["claims"], list), item["id"]
+    per_business = Counter(i["business"] for i in items)
+    assert set(per_business) == BUSINESSES
+    assert {b: n for b, n in per_business.items() if n not in PER_BUSINESS} == {}
+
+
+def test_every_kind_both_polarities_and_style_present(items: list[dict]) -> None:
+    pairs = Counter((c["kind"], c["done"]) for i in items for c in i["claims"])
+    assert {(k, d) for k in KINDS - {"overall"} for d in (True, False)} - set(pairs) == set()
+    assert ("overall", True) in pairs and ("overall", False) in pairs
+    styles = Counter(s for i in items for s in i["style"])
+    assert {s: styles[s] for s in STYLES if styles[s] < MIN_PER_STYLE} == {}
+    assert styles["details"] >= MIN_DETAILS_ITEMS
+    assert sum(bool(i.get("states")) for i in items) >= MIN_STATE_ITEMS
+    # The no-claim items (offers, questions, state, reported speech) are deliberate traps.
+    low, high = NO_CLAIM_SHARE
+    assert low * len(items) <= sum(not i["claims"] for i in items) <= high * len(items)
+
+
+def test_claims_shape(items: list[dict]) -> None:
+    for item in items:
+        pairs = [(c["kind"], c["done"]) for c in item["claims"]]
+        # A (kind, done) pair is listed once, except on `details` items, where two claims of a
+        # kind with different details (a flu and a COVID-19 vaccine) are two instances.
+        assert len(set(pairs)) == len(pairs) or "details" in item["style"], item["id"]
+        for claim in item["claims"]:
+            assert set(claim) <= {"kind", "done", "details"}, item["id"]
+            assert claim["kind"] in KINDS, item["id"]
+            assert isinstance(claim["done"], bool), item["id"]
+
+
+def test_details_keys_and_normalisation(items: list[dict]) -> None:
+    for item in items:
+        for claim in item["claims"]:
+            details = claim.get("details", {})
+            assert set(details) <= DETAIL_KEYS, item["id"]
+            if details:
+                assert "details" in item["style"], item["id"]
+            if "channel" in details:
+                assert details["channel"] in CHANNELS, item["id"]
+            if "date" in details:
+                assert datetime.date.fromisoformat(details["date"]).year == 2026, item["id"]
+                assert "weekday" not in details, item["id"]  # weekday only when no date is given
+                assert DAY_MONTH.search(item["text"]), item["id"]
+            if "weekday" in details:
+                assert details["weekday"] in WEEKDAYS, item["id"]
+                assert re.search(details["weekday"][:3], item["text"], re.I), item["id"]
+            if "time" in details:
+                assert re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", details["time"]), item["id"]
+            if "amount" in details:
+                amount = details["amount"]
+                assert isinstance(amount, (int, float)) and not isinstance(amount, bool), item["id"]
+                assert re.search(rf"\$?{int(amount)}", item["text"]), item["id"]
+            for key in ("staff", "item", "recipient"):
+                if key in details:
+                    assert details[key].lower() in _plain(item["text"]), (item["id"], key)
+    for item in (i for i in items if "details" in i["style"]):
+        assert any(c.get("details") for c in item["claims"]), item["id"]
+
+
+def test_surface_styles_match_text(items: list[dict]) -> None:
+    for item in items:
+        text, style = item["text"], set(item["style"])
+        # Typographic quotes appear exactly in the items tagged for them.
+        assert ("typographic" in style) == bool(TYPOGRAPHIC_QUOTE.search(text)), item["id"]
+        if "checkmarks" in style:
+            assert "\u2705" in text or "\u274c" in text, item["id"]
+        if "emoji" in style:
+            assert EMOJI.search(text), item["id"]
+        if "table" in style:
+            assert re.search(r"^\|.*\|\s*$", text, re.M), item["id"]
+        if "numbered" in style:
+            assert re.search(r"^\s*\d+[.)] ", text, re.M), item["id"]
+        if "bullets" in style:
+            assert re.search(r"^\s*[-*] ", text, re.M), item["id"]
+        if "markdown" in style:
+            assert re.search(r"^#+ |\*\*[^*]+\*\*", text, re.M), item["id"]
+        assert ("long" in style) == (len(text) >= 600), item["id"]
+
+
+def test_typographic_items_write_negations_with_curly_apostrophes(items: list[dict]) -> None:
+    typographic = [i for i in items if "typographic" in i["style"]]
+    assert all("\u2019" in i["text"] for i in typographic)
+    negations = [i["id"] for i in typographic if TYPOGRAPHIC_NEGATION.search(i["text"])]
+    assert len(negations) >= MIN_TYPOGRAPHIC_NEGATIONS
+
+
+def test_unicode_items_contain_the_characters_and_others_do_not(items: list[dict]) -> None:
+    seen: Counter[str] = Counter()
+    for item in items:
+        found = {name for name, trap in UNICODE_TRAPS.items() if trap.search(item["text"])}
+        if "unicode" in item["style"]:
+            assert found, item["id"]
+            seen.update(found)
+        else:
+            assert not found, (item["id"], found)  # only tagged items carry the traps
+    assert {name for name in UNICODE_TRAPS if seen[name] < 2} == set()
+
+
+def test_run_on_messages(items: list[dict]) -> None:
+    run_ons = [
+        i["id"]
+        for i in items
+        if len(i["text"]) >= 1500 and len(re.findall(r"[.!?;:]", i["text"])) <= 3
+    ]
+    assert len(run_ons) >= MIN_RUN_ONS
+
+
+def test_states_are_verbatim(items: list[dict]) -> None:
+    for item in items:
+        for state in item.get("states", []):
+            assert set(state) == {"kind", "text"}, item["id"]
+            assert state["kind"] in STATE_KINDS, item["id"]
+            assert state["text"] in item["text"], item["id"]
+    for item in (i for i in items if {"state", "history"} & set(i["style"])):
+        assert item.get("states"), item["id"]
+
+
+def test_weekdays_match_dates(items: list[dict]) -> None:
+    assert weekday_date_mismatches(items) == []
