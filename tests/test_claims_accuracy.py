@@ -38,6 +38,11 @@ BLIND2_FLOOR = (0.91, 0.90)
 # n003, ...) were tuned on, even ids were scored once at the end. Floors sit just under the
 # figures measured then (odd 0.931 / 0.928, even 0.898 / 0.885), so a regression shows.
 BLIND2_HALVES = {"odd": (0.92, 0.92), "even": (0.89, 0.88)}
+# The third blind set (406 messages, another author who never saw the checker), scored once after
+# round 5: 0.861 / 0.822 (0.852 / 0.812 by the checker before round 5; README). The floor sits
+# just under it so a regression shows; burnt for tuning since.
+BLIND3 = HERE / "claims_blind3.yaml"
+BLIND3_FLOOR = (0.86, 0.82)
 TARGET = (0.95, 0.93)
 
 
@@ -118,3 +123,10 @@ def test_claim_checker_on_each_half_of_the_second_blind_set(parity):
     print("\n" + render(f"second blind set, {parity} ids", m))
     floor = BLIND2_HALVES[parity]
     assert m.total.precision >= floor[0] and m.total.recall >= floor[1]
+
+
+def test_claim_checker_on_the_third_blind_set():
+    m = _measure(BLIND3)
+    print("\n" + render("third blind set (scored once)", m))
+    assert m.total.precision >= BLIND3_FLOOR[0]
+    assert m.total.recall >= BLIND3_FLOOR[1]
