@@ -31,7 +31,8 @@ from opsbench.errors import AgentCrashError, StoreError
 from opsbench.store import EncodedEpisode, NewEpisode, Store, encode_episode
 
 if TYPE_CHECKING:
-    from opsbench.runner import EpisodeKey, Observer, Prepared, RunConfig, RunOutcome
+    from opsbench.run_config import RunConfig
+    from opsbench.run_plan import EpisodeKey, Observer, Prepared, RunOutcome
 
 log = logging.getLogger("opsbench")
 
@@ -110,7 +111,7 @@ class Finished:
 
 
 def _run_key(index: int) -> tuple[EncodedEpisode, Finished]:
-    from opsbench.runner import run_one
+    from opsbench.episode_runner import run_one
 
     assert _PREPARED is not None and _LOOP is not None
     key = _KEYS[index]
@@ -140,7 +141,7 @@ async def execute_pool(
     prepared: Prepared, store: Store, observer: Observer, workers: int
 ) -> RunOutcome:
     """Run every episode the store does not hold in ``workers`` processes; write in order."""
-    from opsbench.runner import EpisodeDone, RunOutcome, plan
+    from opsbench.run_plan import EpisodeDone, RunOutcome, plan
 
     global _PREPARED, _KEYS
     done = store.done_keys(prepared.run.id)
