@@ -41,6 +41,18 @@ class EpisodeSink(Protocol):
     def record_episode(self, run_id: str, episode: NewEpisode) -> str: ...
 
 
+class SharedStop(Protocol):
+    """Stops shared by the worker processes of one run (:mod:`opsbench.network_pool`)."""
+
+    def stopped(self, model: str) -> bool:
+        """Whether ``model``'s queue must start no new episode (halted elsewhere, a crash)."""
+        ...
+
+    def halt(self, models: Sequence[str]) -> None:
+        """Tell the other processes that ``models`` stopped here (the stop policy)."""
+        ...
+
+
 def _admit_all(key: EpisodeKey) -> AbstractAsyncContextManager[None]:
     return nullcontext()
 
@@ -54,6 +66,7 @@ async def execute(
     keys: Sequence[EpisodeKey] | None = None,
     limiter: Callable[[str], Limiter] | None = None,
     admit: Callable[[EpisodeKey], AbstractAsyncContextManager[None]] = _admit_all,
+    stop: SharedStop | None = None,
 ) -> RunOutcome:
     """Run every episode the store does not already hold (as scored or caller error).
 
@@ -64,6 +77,8 @@ async def execute(
     plan), with each model's ``limiter`` shared by the cluster (default: one
     :class:`~opsbench.ratelimit.RateLimiter` per model here) and ``admit`` entered around each
     episode (a cluster-wide concurrency slot, and word to the driver that it started).
+    A worker process of :mod:`opsbench.network_pool` runs it over its share of the plan, with
+    ``stop`` shared by its siblings: a model one of them halts, or a crash, stops them all.
     """
     observer = observer or Observer()
     from opsbench.executor import execute_pool, pool_size
@@ -71,6 +86,12 @@ async def execute(
     size = pool_size(prepared, workers)
     if size > 1 and keys is None and isinstance(store, Store):
         return await execute_pool(prepared, store, observer, size)
+    if workers is not None and workers > 1 and keys is None and isinstance(store, Store):
+        from opsbench.network_pool import execute_network_pool, network_pool_size
+
+        processes = network_pool_size(prepared.config, workers)
+        if processes > 1:
+            return await execute_network_pool(prepared, store, observer, processes)
     config = prepared.config
     done = store.done_keys(prepared.run.id)
     keys = plan(prepared) if keys is None else list(keys)
@@ -115,6 +136,8 @@ async def execute(
         fresh = [m for m in models if m not in halted]
         for model in fresh:
             halted[model] = line
+        if fresh and stop is not None:
+            stop.halt(fresh)
         if fresh:
             log.error(
                 "%s stopped after %s trial %d: %s; fix that, then "
@@ -128,6 +151,8 @@ async def execute(
 
     async def worker(model: str, queue: list[EpisodeKey], assistant: AnyFactory) -> None:
         while queue and not crashed and model not in halted:
+            if stop is not None and stop.stopped(model):
+                break
             key = queue.pop(0)
             failures: list[ModelFailure] = []
             try:
