@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from opsbench.errors import AgentCrashError, OpsbenchError, StoreError
 from opsbench.executor import Finished, acknowledge, finished
+from opsbench.ratelimit import WINDOW_S, RateLimiter
 from opsbench.store import EncodedEpisode, NewEpisode, Store, encode_episode, episode_id
 
 if TYPE_CHECKING:
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
     from opsbench.run_plan import EpisodeKey, Observer, Prepared, RunOutcome
 
 log = logging.getLogger("opsbench")
+# The rate limits' window; a test shortens it (before the processes fork) rather than wait
+# for several minutes.
+LIMIT_WINDOW_S = WINDOW_S
 
 
 def network_pool_size(config: RunConfig, workers: int) -> int:
@@ -175,7 +179,13 @@ def _work(number: int, workers: int, conn: Connection) -> None:
     sink = _Pipe(conn, {k.store_key: i for k, i in zip(keys, mine, strict=True)})
     try:
         outcome = asyncio.run(
-            execute(replace(prepared, config=own), sink, keys=keys, stop=_PLAN.stops)
+            execute(
+                replace(prepared, config=own),
+                sink,
+                keys=keys,
+                limiter=lambda model: RateLimiter(own.rpm, own.tpm, window_s=LIMIT_WINDOW_S),
+                stop=_PLAN.stops,
+            )
         )
         conn.send(("end", outcome.halted, outcome.left))
     except AgentCrashError as exc:
