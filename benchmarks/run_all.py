@@ -107,7 +107,7 @@ def child_offline(episodes: int, workers: int, store_path: str | None) -> None:
                 "cpu_s": cpu + children.ru_utime + children.ru_stime,
                 "peak_rss_mib": _peak_rss_mib(),
                 "peak_rss_child_mib": children.ru_maxrss / 1024,
-                "workers": _processes(config, workers),
+                "workers": workers,
                 "run_id": outcome.run_id,
             }
         )
@@ -203,7 +203,7 @@ def child_concurrency(
     _emit(
         {
             "connections": connections,
-            "workers": workers,
+            "workers": _processes(config, workers),
             "episodes": outcome.ran,
             "requests": requests,
             "wall_s": wall,

@@ -54,7 +54,8 @@ def pool_size(prepared: Prepared, workers: int | None) -> int:
 
     Only reference assistants with the scripted caller and no judge are certain to need no
     network, no client per event loop and no shared rate limit; every other run stays on the
-    event loop, whose concurrency is what waits on the providers.
+    event loop, whose concurrency is what waits on the providers (or, given ``--workers``,
+    on several: :mod:`opsbench.network_pool`).
     """
     if workers is not None and workers < 1:
         from opsbench.errors import SelectionError

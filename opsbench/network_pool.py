@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import gc
 import logging
 import multiprocessing
 import pickle
@@ -187,13 +188,20 @@ def _work(number: int, workers: int, conn: Connection) -> None:
                 stop=_PLAN.stops,
             )
         )
-        conn.send(("end", outcome.halted, outcome.left))
+        _tell(conn, ("end", outcome.halted, outcome.left))
     except AgentCrashError as exc:
-        conn.send(("crash", (exc.model, exc.task_id, exc.trial), _picklable(exc.error)))
+        _tell(conn, ("crash", (exc.model, exc.task_id, exc.trial), _picklable(exc.error)))
+    except BrokenPipeError:
+        pass  # the parent stopped listening (its store failed, Ctrl-C): nothing to tell
     except BaseException as exc:  # whatever it was (even SystemExit), the parent must hear
-        conn.send(("crash", None, _picklable(exc)))
+        _tell(conn, ("crash", None, _picklable(exc)))
     finally:
         conn.close()
+
+
+def _tell(conn: Connection, message: tuple[Any, ...]) -> None:
+    with contextlib.suppress(OSError):  # a parent gone has nothing to hear
+        conn.send(message)
 
 
 # -- in the parent -----------------------------------------------------------------------------
@@ -242,6 +250,9 @@ async def execute_network_pool(
     received: set[int] = set()
     head = 0
     _PLAN = _Plan(prepared, todo, shares, stops)
+    # What the processes inherit stays shared: the collector would otherwise walk (and so
+    # copy, page by page) every object of the parent in each of them.
+    gc.freeze()
     try:
         for number in range(workers):
             parent_end, child_end = context.Pipe(duplex=False)
@@ -317,6 +328,7 @@ async def execute_network_pool(
                 processes[number].terminate()
             processes[number].join()
         _PLAN = None
+        gc.unfreeze()
     ran = sum(statuses.values())
     log.info("run %s: ran %d episodes: %s", run_id, ran, statuses)
     if crashed is not None:

@@ -71,7 +71,8 @@ async def execute(
     """Run every episode the store does not already hold (as scored or caller error).
 
     ``workers`` processes run an offline run's episodes (None: one per core; see
-    :mod:`opsbench.executor`); any other run stays on this event loop.
+    :mod:`opsbench.executor`); any other run stays on this event loop unless ``workers`` is
+    above 1, when that many processes share it (:mod:`opsbench.network_pool`).
 
     A shard of the Ray executor runs this same loop over its own ``keys`` (default: the whole
     plan), with each model's ``limiter`` shared by the cluster (default: one

@@ -26,7 +26,7 @@ from adapters.server import EchoAssistant, LocalServer
 from businesses import load_set
 from contract.messages import AssistantTurn, TurnRequest
 from opsbench import network_pool
-from opsbench.errors import AgentCrashError
+from opsbench.errors import AgentCrashError, StoreError
 from opsbench.network_pool import assign, network_pool_size, share
 from opsbench.run_plan import EpisodeKey
 from opsbench.runner import RunConfig, run_evaluation
@@ -240,3 +240,34 @@ def test_rpm_holds_across_the_processes_at_the_server(
     half = window / 2
     busiest = max(sum(1 for t in arrivals if start <= t < start + half) for start in arrivals)
     assert busiest <= rpm, arrivals
+
+
+class _FullStore(Store):
+    """A store whose disk fills after ``good`` episodes."""
+
+    def __init__(self, path: Path, good: int) -> None:
+        super().__init__(path)
+        self.good = good
+
+    def record_encoded(self, run_id, episodes):  # type: ignore[no-untyped-def]
+        if self.good < len(episodes):
+            raise sqlite3.OperationalError("database or disk is full")
+        self.good -= len(episodes)
+        return super().record_encoded(run_id, episodes)
+
+
+def test_a_store_error_stops_every_process_in_one_line(server: LocalServer, tmp_path: Path):
+    store = _FullStore(tmp_path / "full.db", good=3)
+    config = mini_config(models=(LOCAL,), base_url=server.openai_base_url, trials=4)
+    with pytest.raises(StoreError) as info:
+        run_evaluation(config, store, workers=2)
+    [run_id] = store.run_ids()
+    stored = len(store.episodes(run_id))
+    store.close()
+    message = str(info.value)
+    assert message.startswith(f"run {run_id} stopped: could not store the episode of ")
+    assert f"{stored} episodes finished and are stored" in message and "\n" not in message
+    assert stored <= 3
+    with Store(tmp_path / "full.db") as again:
+        outcome = run_evaluation(config, again, resume=run_id, workers=2)
+    assert outcome.skipped == stored and outcome.ran == outcome.planned - stored
