@@ -171,8 +171,11 @@ def child_client(requests: int, base_url: str) -> None:
     _emit({"adapter_ms": adapter_s * 1e3, "raw_httpx_ms": raw_s * 1e3})
 
 
-def child_concurrency(connections: int, episodes: int, latency: float, base_url: str) -> None:
-    """Episodes of an openai/ model behind a server that waits ``latency`` before each reply."""
+def child_concurrency(
+    connections: int, episodes: int, latency: float, base_url: str, workers: int = 1
+) -> None:
+    """Episodes of an openai/ model behind a server that waits ``latency`` before each reply,
+    in ``workers`` processes sharing the ``connections`` (``--workers``; 1: one event loop)."""
     from opsbench.runner import RunConfig, execute, prepare_run
     from opsbench.store import Store
 
@@ -191,7 +194,7 @@ def child_concurrency(connections: int, episodes: int, latency: float, base_url:
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
         prepared = prepare_run(config, store)
         start = time.perf_counter()
-        outcome = asyncio.run(execute(prepared, store))
+        outcome = asyncio.run(execute(prepared, store, workers=workers))
         wall = time.perf_counter() - start
         requests = 0
         for episode in store.episodes(outcome.run_id):
@@ -200,6 +203,7 @@ def child_concurrency(connections: int, episodes: int, latency: float, base_url:
     _emit(
         {
             "connections": connections,
+            "workers": _processes(config, workers),
             "episodes": outcome.ran,
             "requests": requests,
             "wall_s": wall,
@@ -207,6 +211,15 @@ def child_concurrency(connections: int, episodes: int, latency: float, base_url:
             "ratio": wall / ideal,
         }
     )
+
+
+def _processes(config: Any, workers: int) -> int:
+    """The processes a network run of ``config`` took at ``--workers`` ``workers``."""
+    if workers < 2:
+        return 1
+    from opsbench.network_pool import network_pool_size
+
+    return network_pool_size(config, workers)
 
 
 def child_first_episode(started: float) -> None:
@@ -386,6 +399,7 @@ def measure(
     say: Any,
     sections: tuple[str, ...] = SECTIONS,
     partial: Path | None = None,
+    network_workers: int = 1,
 ) -> dict[str, Any]:
     """Run the measurements of ``sections`` at ``sizes`` in child processes; ``say`` reports
     progress; ``partial``, when given, is rewritten with what is measured so far after each
@@ -416,7 +430,14 @@ def measure(
         with _Server(latency) as url:
             for connections, episodes in sizes["connections"].items():
                 progress(f"wall over ideal: {connections} connections, {episodes} episodes")
-                row = _child("concurrency", str(connections), str(episodes), str(latency), url)
+                row = _child(
+                    "concurrency",
+                    str(connections),
+                    str(episodes),
+                    str(latency),
+                    url,
+                    str(network_workers),
+                )
                 out["concurrency"]["rows"].append(row)
 
     if "first" in sections:
@@ -467,6 +488,12 @@ def _offline_line(row: dict[str, Any]) -> str:
     return f"{row['episodes'] / row['wall_s']:,.0f} episodes/s ({row['episodes']} in {row['wall_s']:.1f} s)"
 
 
+def _in_processes(row: dict[str, Any]) -> str:
+    """``, 2 processes`` for a concurrency row measured with --network-workers above 1."""
+    workers = row.get("workers", 1)
+    return f", {workers} processes" if workers > 1 else ""
+
+
 def markdown(data: dict[str, Any]) -> str:
     """The results as the Markdown of the README's performance section."""
     m = data["machine"]
@@ -497,7 +524,8 @@ def markdown(data: dict[str, Any]) -> str:
     conc = data.get("concurrency", {"rows": []})
     for row in conc["rows"]:
         lines.append(
-            f"| wall / ideal, {row['connections']} connections ({row['episodes']} episodes, "
+            f"| wall / ideal, {row['connections']} connections{_in_processes(row)} "
+            f"({row['episodes']} episodes, "
             f"{row['requests']} requests, {conc['latency_s']:g} s latency) | "
             f"**{row['ratio']:.2f}** ({row['wall_s']:.1f} s / {row['ideal_s']:.1f} s) |"
         )
@@ -569,7 +597,9 @@ def _figures(data: dict[str, Any]) -> dict[str, str]:
             f"{c['adapter_ms']:.2f} ms ({c['raw_httpx_ms']:.2f} ms)"
         )
     for row in data.get("concurrency", {}).get("rows", []):
-        out[f"wall / ideal, {row['connections']} connections"] = f"{row['ratio']:.2f}"
+        out[f"wall / ideal, {row['connections']} connections{_in_processes(row)}"] = (
+            f"{row['ratio']:.2f}"
+        )
     if "first_episode" in data:
         f = data["first_episode"]
         out["time to first episode, public set"] = (
@@ -638,7 +668,8 @@ def main() -> None:
         elif name == "client":
             child_client(int(args[0]), args[1])
         elif name == "concurrency":
-            child_concurrency(int(args[0]), int(args[1]), float(args[2]), args[3])
+            workers = int(args[4]) if len(args) > 4 else 1
+            child_concurrency(int(args[0]), int(args[1]), float(args[2]), args[3], workers)
         elif name == "first":
             child_first_episode(float(args[0]) if args else started)
         elif name == "report":
@@ -665,6 +696,14 @@ def main() -> None:
         help="measure nothing: print the before/after table of two --json files",
     )
     parser.add_argument("--readme", action="store_true", help="also write the table into README.md")
+    parser.add_argument(
+        "--network-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes for the concurrency runs (the runner's --workers; default 1, one "
+        "event loop, as the figures before it were measured)",
+    )
     args = parser.parse_args()
     if args.table:
         before, after = (json.loads(p.read_text("utf-8")) for p in args.table)
@@ -680,7 +719,7 @@ def main() -> None:
             f"--only: unknown section {unknown[0]!r}; expected some of {', '.join(SECTIONS)}"
         )
     say = lambda text: print(f"# {text}", file=sys.stderr)  # noqa: E731
-    data = measure(QUICK if args.quick else FULL, say, sections, args.json)
+    data = measure(QUICK if args.quick else FULL, say, sections, args.json, args.network_workers)
     text = markdown(data)
     print(text)
     print(json.dumps(data, indent=2))

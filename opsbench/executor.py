@@ -31,7 +31,8 @@ from opsbench.errors import AgentCrashError, StoreError
 from opsbench.store import EncodedEpisode, NewEpisode, Store, encode_episode
 
 if TYPE_CHECKING:
-    from opsbench.runner import EpisodeKey, Observer, Prepared, RunConfig, RunOutcome
+    from opsbench.run_config import RunConfig
+    from opsbench.run_plan import EpisodeKey, Observer, Prepared, RunOutcome
 
 log = logging.getLogger("opsbench")
 
@@ -53,7 +54,8 @@ def pool_size(prepared: Prepared, workers: int | None) -> int:
 
     Only reference assistants with the scripted caller and no judge are certain to need no
     network, no client per event loop and no shared rate limit; every other run stays on the
-    event loop, whose concurrency is what waits on the providers.
+    event loop, whose concurrency is what waits on the providers (or, given ``--workers``,
+    on several: :mod:`opsbench.network_pool`).
     """
     if workers is not None and workers < 1:
         from opsbench.errors import SelectionError
@@ -110,7 +112,7 @@ class Finished:
 
 
 def _run_key(index: int) -> tuple[EncodedEpisode, Finished]:
-    from opsbench.runner import run_one
+    from opsbench.episode_runner import run_one
 
     assert _PREPARED is not None and _LOOP is not None
     key = _KEYS[index]
@@ -140,7 +142,7 @@ async def execute_pool(
     prepared: Prepared, store: Store, observer: Observer, workers: int
 ) -> RunOutcome:
     """Run every episode the store does not hold in ``workers`` processes; write in order."""
-    from opsbench.runner import EpisodeDone, RunOutcome, plan
+    from opsbench.run_plan import EpisodeDone, RunOutcome, plan
 
     global _PREPARED, _KEYS
     done = store.done_keys(prepared.run.id)

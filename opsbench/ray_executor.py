@@ -38,7 +38,8 @@ from opsbench.store import EncodedEpisode, NewEpisode, Store, encode_episode
 from sandbox.episode import EpisodeResult
 
 if TYPE_CHECKING:
-    from opsbench.runner import EpisodeKey, Observer, Prepared, RunConfig, RunOutcome
+    from opsbench.run_config import RunConfig
+    from opsbench.run_plan import EpisodeKey, Observer, Prepared, RunOutcome
 
 log = logging.getLogger("opsbench")
 
@@ -165,7 +166,8 @@ def run_on_ray(
     **overrides: Any,
 ) -> RunOutcome:
     """:func:`opsbench.runner.run_evaluation` with ``--executor ray``."""
-    from opsbench.runner import check_run, prepare_resume
+    from opsbench.run_prepare import check_run
+    from opsbench.run_resume import prepare_resume
 
     import_ray()
     if resume is not None:
@@ -210,7 +212,7 @@ async def execute_ray(
 ) -> RunOutcome:
     """Run every episode the store lacks as shards on the joined cluster; write them here."""
     from opsbench import ray_limits, ray_shard
-    from opsbench.runner import EpisodeDone, Observer, RunOutcome, plan
+    from opsbench.run_plan import EpisodeDone, Observer, RunOutcome, plan
 
     ray = import_ray()
     observer = observer or Observer()
@@ -396,7 +398,7 @@ def _lost(
     """Episodes a dead worker had in flight, as infrastructure errors."""
     from opsbench.arms import split_model
     from opsbench.provenance import episode_provenance
-    from opsbench.runner import episode_seed
+    from opsbench.run_selection import episode_seed
 
     why = LOST.format(error=f"{type(error).__name__}: {' '.join(str(error).split())[:200]}")
     out = []

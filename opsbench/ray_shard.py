@@ -1,9 +1,9 @@
 """One shard of a Ray run, on a worker: the ordinary executor over the shard's episodes.
 
 A shard is a Ray task (a streaming generator). It reloads the run's tasks and resolves its
-models on its node (:func:`opsbench.runner.prepare_recorded`: the task versions, the simulated
+models on its node (:func:`opsbench.run_resume.prepare_recorded`: the task versions, the simulated
 caller and the scorer version must be the run's, or the shard refuses), then runs
-:func:`opsbench.runner.execute` over its keys with each model's cluster-wide limiter. What it
+:func:`opsbench.run_loop.execute` over its keys with each model's cluster-wide limiter. What it
 yields, in order, is all the driver hears::
 
     ("node", ip, hostname, pid)     where the shard runs (the driver logs it)
@@ -39,14 +39,11 @@ from opsbench.executor import finished
 from opsbench.nodes import NODE_BASE_URL, node_base_url
 from opsbench.provenance import effective_base_url, scorer_version
 from opsbench.ray_limits import ClusterLimiter, slot
-from opsbench.runner import (
-    EpisodeKey,
-    Prepared,
-    RunConfig,
-    execute,
-    prepare_recorded,
-    redact_url,
-)
+from opsbench.run_config import RunConfig
+from opsbench.run_loop import execute
+from opsbench.run_plan import EpisodeKey, Prepared
+from opsbench.run_redaction import redact_url
+from opsbench.run_resume import prepare_recorded
 from opsbench.store import NewEpisode, RunRecord, encode_episode, episode_id
 
 StoreKey = tuple[str, str, str, int]
@@ -138,7 +135,7 @@ def _prepared(run: RunRecord, config: RunConfig) -> Prepared:
 
 
 class _Stream:
-    """The shard's :class:`~opsbench.runner.EpisodeSink`: each episode goes back encoded."""
+    """The shard's :class:`~opsbench.run_loop.EpisodeSink`: each episode goes back encoded."""
 
     def __init__(self, emit: Callable[[tuple[Any, ...]], None]) -> None:
         self._emit = emit

@@ -217,7 +217,9 @@ def register(app: typer.Typer) -> None:
                 "--workers",
                 min=1,
                 help="Processes for an offline run (reference assistants, scripted caller, no "
-                "judge); default one per core. With --executor ray: the local Ray instance's "
+                "judge); default one per core. A run that uses the network stays in one "
+                "process unless given: N splits --concurrency and --rpm/--tpm across N "
+                "processes. With --executor ray: the local Ray instance's "
                 "worker processes (or the cluster's share). Results are the same at any count.",
             ),
         ] = None,
