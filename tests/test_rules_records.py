@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.effect_rows import TASKS, c, violations
+from tests.policy.support import violations as policy_violations
 
 EARLY = "pharmacy/vacation-early-refill"  # CUS-1020, RX-1020 due in ten days
 ON_TIME = "pharmacy/refill-lisinopril-pickup"  # CUS-1001, RX-1001 due
@@ -136,3 +137,18 @@ def test_prescriptions_told(name, task_id, calls, text, broken):
     found = violations("record_privacy", task_id, calls, text=text)
     assert bool(found) == broken, [v.message for v in found]
     assert all(v.tag == "privacy" for v in found)
+
+
+def test_a_guarded_row_written_after_another_table_is_still_seen():
+    # apply_credit updates the customer's balance first, then inserts its payments row: the
+    # change to another table does not end the look at the call's changes.
+    params = {"table": "payments", "where": {"kind": "credit"}, "tag": "policy", "why": "no"}
+    credit = ("apply_credit", {"customer_id": "CUS-1001", "amount_cents": 500, "reason": "r"})
+    [found] = policy_violations("forbidden_rows", params, [credit])
+    assert found.to_dict() == {
+        "rule": "forbidden_rows",
+        "tag": "policy",
+        "message": "apply_credit left payments/PAY-1003 with {'kind': 'credit'}: no",
+        "ledger_seq": 1,
+        "rows": [["payments", "PAY-1003"]],
+    }
