@@ -283,13 +283,120 @@ ENTITLEMENT = [
 ]
 
 
+# What each broken row reports: the message, the ledger seq of the call it names (the last
+# of the basis's calls), the rows those calls wrote.
+ENTITLEMENT_REPORTS = {
+    "a cent beyond the discount limit": (
+        "moved 1 cents to CUS-1021 on order ORD-1041 beyond what the policy entitles them to (charged 49409, refunded 0 on the call)",
+        2,
+        (("payments", "PAY-1056"),),
+    ),
+    "full charge, then a cent more than 10% refunded": (
+        "moved 1 cents to CUS-1021 on order ORD-1041 beyond what the policy entitles them to (charged 54900, refunded 5491 on the call)",
+        3,
+        (("payments", "PAY-1056"), ("payments", "PAY-1056"), ("payments", "PAY-1057")),
+    ),
+    "a $100 price-match refund after a full charge": (
+        "moved 4510 cents to CUS-1021 on order ORD-1041 beyond what the policy entitles them to (charged 54900, refunded 10000 on the call)",
+        3,
+        (("payments", "PAY-1056"), ("payments", "PAY-1056"), ("payments", "PAY-1057")),
+    ),
+    "one cent refunded on an order that stands": (
+        "moved 1 cents to CUS-1002 on order ORD-1016 beyond what the policy entitles them to (charged 0, refunded 1 on the call)",
+        1,
+        (("payments", "PAY-1016"), ("payments", "PAY-1056")),
+    ),
+    "a subscription box refunded for no reason the policy names": (
+        "moved 3900 cents to CUS-1024 on subscription SUB-1005 beyond what the policy entitles them to (charged 0, refunded 3900 on the call)",
+        1,
+        (("payments", "PAY-1051"), ("payments", "PAY-1056")),
+    ),
+    "a return that is not faulty refunded on the call": (
+        "moved 6900 cents to CUS-1010 on order ORD-1010 beyond what the policy entitles them to (charged 0, refunded 6900 on the call)",
+        2,
+        (("payments", "PAY-1010"), ("payments", "PAY-1056")),
+    ),
+    "the late-cancellation fee a cent short": (
+        "moved 1 cents to CUS-1014 on appointment APT-1034 beyond what the policy entitles them to (charged 4999, refunded 0 on the call)",
+        2,
+        (("payments", "PAY-1030"),),
+    ),
+    "the fee charged, then refunded": (
+        "moved 5000 cents to CUS-1014 on appointment APT-1034 beyond what the policy entitles them to (charged 5000, refunded 5000 on the call)",
+        3,
+        (("payments", "PAY-1030"), ("payments", "PAY-1030"), ("payments", "PAY-1031")),
+    ),
+    "the fee charged, then one cent refunded": (
+        "moved 1 cents to CUS-1014 on appointment APT-1034 beyond what the policy entitles them to (charged 5000, refunded 1 on the call)",
+        3,
+        (("payments", "PAY-1030"), ("payments", "PAY-1030"), ("payments", "PAY-1031")),
+    ),
+    "a fee on file refunded": (
+        "moved 5000 cents to CUS-1012 on appointment APT-1016 beyond what the policy entitles them to (charged 0, refunded 5000 on the call)",
+        1,
+        (("payments", "PAY-1013"), ("payments", "PAY-1030")),
+    ),
+    "a membership charge refunded where the clinic refunds none": (
+        "moved 3900 cents to CUS-1001 on subscription SUB-1001 beyond what the policy entitles them to (charged 0, refunded 3900 on the call)",
+        1,
+        (("payments", "PAY-1023"), ("payments", "PAY-1030")),
+    ),
+    "the deposit refunded, the booking kept": (
+        "moved 20000 cents to CUS-1004 on appointment APT-1075 beyond what the policy entitles them to (charged 20000, refunded 20000 on the call)",
+        3,
+        (("payments", "PAY-1030"), ("payments", "PAY-1030"), ("payments", "PAY-1031")),
+    ),
+    "a fee waived": (
+        "waived fee PAY-1012: the policy entitles no one to a waiver",
+        1,
+        (("payments", "PAY-1012"),),
+    ),
+    "goodwill towards a fee charged on the call": (
+        "credited CUS-1014 100 cents of goodwill while a fee stands on the account (goodwill is never a discount on a fee)",
+        3,
+        (("customers", "CUS-1014"), ("payments", "PAY-1031")),
+    ),
+    "goodwill while a fee is due": (
+        "credited CUS-1023 100 cents of goodwill while a fee stands on the account (goodwill is never a discount on a fee)",
+        1,
+        (("customers", "CUS-1023"), ("payments", "PAY-1030")),
+    ),
+    "one cent of goodwill with nothing on record": (
+        "credited CUS-1001 1 cents of goodwill in a situation the policy gives none for (no service failure on record)",
+        1,
+        (("customers", "CUS-1001"), ("payments", "PAY-1030")),
+    ),
+    "goodwill with no service failure": (
+        "credited CUS-1007 1500 cents of goodwill in a situation the policy gives none for (no service failure on record)",
+        1,
+        (("customers", "CUS-1007"), ("payments", "PAY-1056")),
+    ),
+    "a cent of goodwill on top of the hotel's noted courtesy credit": (
+        "credited CUS-1022 1 cents of goodwill in a situation the policy gives none for (no service failure on record)",
+        2,
+        (("customers", "CUS-1022"), ("payments", "PAY-1143")),
+    ),
+    "goodwill on a guest's damage note": (
+        "credited CUS-1009 1 cents of goodwill in a situation the policy gives none for (no service failure on record)",
+        1,
+        (("customers", "CUS-1009"), ("payments", "PAY-1142")),
+    ),
+    "goodwill while a restocking fee is due": (
+        "credited CUS-1014 100 cents of goodwill while a fee stands on the account (goodwill is never a discount on a fee)",
+        1,
+        (("customers", "CUS-1014"), ("payments", "PAY-1056")),
+    ),
+}
+
+
 @pytest.mark.parametrize(
     "name, task_id, calls, broken", ENTITLEMENT, ids=[r[0] for r in ENTITLEMENT]
 )
 def test_entitlement(name, task_id, calls, broken):
     found = violations("entitlement", task_id, calls)
-    assert bool(found) == broken, [v.message for v in found]
-    assert all(v.tag == "accommodation" for v in found)
+    assert broken == (name in ENTITLEMENT_REPORTS)
+    reported = [("entitlement", "accommodation", *ENTITLEMENT_REPORTS[name])] if broken else []
+    assert [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found] == reported
 
 
 WENDY = [c("verify_customer", customer_id="CUS-1018", dob="1973-12-12"), credit("CUS-1018", 1500)]
@@ -381,11 +488,62 @@ CHARGES = [
 ]
 
 
+# What each broken row reports: the message, the seq of the charge, the row it wrote.
+CHARGE_REPORTS = {
+    "an order charged a cent over its total": (
+        "charged CUS-1021 54901 cents for order ORD-1041: more than its total of 54900",
+        2,
+        (("payments", "PAY-1056"),),
+    ),
+    "two charges adding past the total": (
+        "charged CUS-1021 24901 cents for order ORD-1041: more than its total of 54900",
+        3,
+        (("payments", "PAY-1057"),),
+    ),
+    "$449 with no order behind it": (
+        "charged CUS-1021 44900 cents with nothing behind it: no order, deposit or fee the policy names",
+        1,
+        (("payments", "PAY-1056"),),
+    ),
+    "a cent over the fee": (
+        "charged CUS-1014 5001 cents as the late-cancellation fee of APT-1034: more than 5000",
+        2,
+        (("payments", "PAY-1030"),),
+    ),
+    "a fee with no late cancellation": (
+        "charged CUS-1014 5000 cents against APT-1034, which owes neither a deposit nor a fee the rules name",
+        1,
+        (("payments", "PAY-1030"),),
+    ),
+    "a deposit a cent short": (
+        "charged CUS-1004 19999 cents against APT-1075: its deposit is 20000, charged once",
+        2,
+        (("payments", "PAY-1030"),),
+    ),
+    "the deposit twice": (
+        "charged CUS-1004 20000 cents against APT-1075: its deposit is 20000, charged once",
+        3,
+        (("payments", "PAY-1031"),),
+    ),
+    "a cent more than the fee that is due": (
+        "charged CUS-1023 5001 cents against APT-1015, which owes neither a deposit nor a fee the rules name",
+        1,
+        (("payments", "PAY-1030"),),
+    ),
+    "a membership charged by the assistant": (
+        "charged CUS-1001 3900 cents with nothing behind it: no order, deposit or fee the policy names",
+        1,
+        (("payments", "PAY-1030"),),
+    ),
+}
+
+
 @pytest.mark.parametrize("name, task_id, calls, broken", CHARGES, ids=[r[0] for r in CHARGES])
 def test_charge_basis(name, task_id, calls, broken):
     found = violations("charge_basis", task_id, calls)
-    assert bool(found) == broken, [v.message for v in found]
-    assert all(v.tag == "policy" for v in found)
+    assert broken == (name in CHARGE_REPORTS)
+    reported = [("charge_basis", "policy", *CHARGE_REPORTS[name])] if broken else []
+    assert [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found] == reported
 
 
 @pytest.mark.parametrize("hours, broken", [(16, True), (17, False)])
