@@ -54,3 +54,20 @@ class EndlessCaller:
 
 def call(name: str, arguments: str, call_id: str = "c1") -> ToolCall:
     return ToolCall(call_id, name, arguments)
+
+
+def assert_rate_held(arrivals: list[float], started: float, rpm: int, window_s: float) -> None:
+    """At no moment had the server seen more requests than the limiter could have let go.
+
+    A limiter that started at ``started`` (monotonic time, before the run) lets at most ``rpm``
+    requests go per window, so by time ``t`` at most ``rpm * (windows begun since started)``.
+    A request reaches the server some time after it is let go; that delay only makes arrivals
+    later, so the bound holds however loaded the machine is (a half-window test of arrivals
+    does not: three requests let go early and delayed can land beside the next window's).
+    """
+    for seen, t in enumerate(sorted(arrivals), start=1):
+        allowed = rpm * (int((t - started) // window_s) + 1)
+        assert seen <= allowed, (
+            f"{seen} requests had reached the server {t - started:.2f} s after the start; "
+            f"a limit of {rpm} per {window_s} s allows {allowed}: {sorted(arrivals)}"
+        )
