@@ -1,0 +1,43 @@
+"""Fees on file (sandbox.rules_money): a charge already on file is a fee when it is described as
+one or matches the fee's amount against an appointment that no longer stands, and a fee stays
+owed when its booking is withdrawn."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.effect_rows import c, refund, violations
+
+# Any dental task: CUS-1034's crown preparation APT-1027 stands with its $200 deposit PAY-1014.
+CLINIC = "dental/book-cleaning-with-reminder"
+WITHDRAW_AND_REFUND = [
+    c("verify_customer", customer_id="CUS-1034", dob="1979-03-25"),
+    c("cancel_appointment", appointment_id="APT-1027", reason="Moving away"),
+    refund("PAY-1014", 20000),
+]
+REFUNDED_BEYOND = (
+    "moved 20000 cents to CUS-1034 on appointment APT-1027 beyond what the policy entitles "
+    "them to (charged 0, refunded 20000 on the call)",
+    2,
+    (("payments", "PAY-1014"), ("payments", "PAY-1030")),
+)
+
+
+# One hour's notice, so the cancellation is on notice and its deposit goes back, unless the
+# deposit's amount is the fee's: then, its appointment withdrawn, the charge on file is a fee.
+@pytest.mark.parametrize(
+    "fee_cents, reported",
+    [(5000, []), (19999, []), (20000, [REFUNDED_BEYOND]), (20001, [])],
+)
+def test_a_charge_on_file_of_the_fees_amount_is_a_fee_once_its_booking_is_withdrawn(
+    fee_cents, reported
+):
+    found = violations(
+        "entitlement",
+        CLINIC,
+        WITHDRAW_AND_REFUND,
+        rules={"cancellation_notice": {"hours": 1, "fee_cents": fee_cents}},
+    )
+    assert [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found] == [
+        ("entitlement", "accommodation", *r) for r in reported
+    ]
