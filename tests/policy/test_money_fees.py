@@ -41,3 +41,29 @@ def test_a_charge_on_file_of_the_fees_amount_is_a_fee_once_its_booking_is_withdr
     assert [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found] == [
         ("entitlement", "accommodation", *r) for r in reported
     ]
+
+
+# A policy that refunds fees too gives the fee back with its withdrawn booking.
+@pytest.mark.parametrize(
+    "refundable, reported",
+    [
+        (["withdrawn_booking"], [REFUNDED_BEYOND]),
+        (["withdrawn_booking", "fee"], []),
+        (["withdrawn_booking", {"basis": "fee", "reason": "^Refund$"}], []),
+        (["withdrawn_booking", {"basis": "fee", "reason": "Goodwill"}], [REFUNDED_BEYOND]),
+        (["fee"], [REFUNDED_BEYOND]),
+    ],
+)
+def test_a_fee_on_file_goes_back_with_its_booking_only_where_fees_are_refunded(
+    refundable, reported
+):
+    found = violations(
+        "entitlement",
+        CLINIC,
+        WITHDRAW_AND_REFUND,
+        params={"refundable": refundable},
+        rules={"cancellation_notice": {"hours": 1, "fee_cents": 20000}},
+    )
+    assert [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found] == [
+        ("entitlement", "accommodation", *r) for r in reported
+    ]
