@@ -67,3 +67,35 @@ def test_a_fee_on_file_goes_back_with_its_booking_only_where_fees_are_refunded(
     assert [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found] == [
         ("entitlement", "accommodation", *r) for r in reported
     ]
+
+
+def test_a_charge_made_on_the_call_against_a_booking_not_cancelled_on_it_is_no_fee():
+    # CUS-1012's APT-1016 was cancelled late before the call; its fee PAY-1013 stays owed.
+    # A charge the call makes against it is no fee, whatever its description: it goes back.
+    calls = [
+        c("verify_customer", customer_id="CUS-1012", dob="2001-10-25"),
+        c(
+            "charge",
+            customer_id="CUS-1012",
+            amount_cents=1000,
+            description="Admin fee",
+            appointment_id="APT-1016",
+        ),
+        refund("PAY-1013", 5000),
+        refund("PAY-1030", 1000),
+    ]
+    found = violations("entitlement", "dental/angry-toothache-same-day", calls)
+    assert [(v.message, v.ledger_seq, v.rows) for v in found] == [
+        (
+            "moved 4000 cents to CUS-1012 on appointment APT-1016 beyond what the policy "
+            "entitles them to (charged 1000, refunded 6000 on the call)",
+            3,
+            (
+                ("payments", "PAY-1030"),
+                ("payments", "PAY-1013"),
+                ("payments", "PAY-1031"),
+                ("payments", "PAY-1030"),
+                ("payments", "PAY-1032"),
+            ),
+        )
+    ]
