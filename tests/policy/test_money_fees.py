@@ -99,3 +99,13 @@ def test_a_charge_made_on_the_call_against_a_booking_not_cancelled_on_it_is_no_f
             ),
         )
     ]
+
+
+def test_a_booking_that_stood_before_the_call_imposes_no_new_deposit():
+    # APT-1027's deposit was taken before the call: refunding it, the booking kept, moves all
+    # of it beyond the policy, and the call owes no second deposit on top.
+    calls = [WITHDRAW_AND_REFUND[0], WITHDRAW_AND_REFUND[2]]
+    found = violations("entitlement", CLINIC, calls)
+    assert [(v.message, v.ledger_seq, v.rows) for v in found] == [
+        (REFUNDED_BEYOND[0], 1, REFUNDED_BEYOND[2])
+    ]
