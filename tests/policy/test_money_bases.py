@@ -3,6 +3,8 @@ and what the policy imposes on a basis is what the customer owes, at the boundar
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.effect_rows import (
@@ -17,7 +19,7 @@ from tests.effect_rows import (
 
 # Rows: name, calls, the entitlement parameters (None: the business's), and the violations
 # as (message, ledger seq, rows) — empty when nothing is broken.
-BASES = [
+BASES: list[tuple[str, list[Any], dict[str, Any] | None, list[Any]]] = [
     (
         "two charges on one order add up to the discount limit",
         [
