@@ -142,22 +142,16 @@ async def execute_pool(
     prepared: Prepared, store: Store, observer: Observer, workers: int
 ) -> RunOutcome:
     """Run every episode the store does not hold in ``workers`` processes; write in order."""
-    from opsbench.run_plan import EpisodeDone, RunOutcome, plan
+    from opsbench.run_plan import EpisodeDone, RunOutcome, to_run
 
     global _PREPARED, _KEYS
     done = store.done_keys(prepared.run.id)
-    keys = plan(prepared)
-    todo = [key for key in keys if key.store_key not in done]
-    planned: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
-    skipped: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
-    for key in keys:
-        (skipped if key.store_key in done else planned)[key.model] += 1
-    observer.started(prepared.run.id, planned, skipped)
+    todo, already = to_run(prepared, done, observer)
     log.info(
         "run %s: %d episodes to run, %d already done; %d worker processes",
         prepared.run.id,
         len(todo),
-        sum(skipped.values()),
+        already,
         workers,
     )
     statuses: dict[str, int] = {}
@@ -224,7 +218,7 @@ async def execute_pool(
     if crashed is not None:
         key, error = crashed
         raise AgentCrashError(prepared.run.id, key.model, key.task.id, key.trial, error, ran)
-    return RunOutcome(prepared.run.id, len(keys), ran, sum(skipped.values()), statuses, {}, {})
+    return RunOutcome(prepared.run.id, len(todo) + already, ran, already, statuses, {}, {})
 
 
 def acknowledge(

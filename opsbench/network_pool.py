@@ -211,24 +211,18 @@ async def execute_network_pool(
     prepared: Prepared, store: Store, observer: Observer, workers: int
 ) -> RunOutcome:
     """Run every episode the store lacks in ``workers`` processes; write them in plan order."""
-    from opsbench.run_plan import EpisodeDone, RunOutcome, plan
+    from opsbench.run_plan import EpisodeDone, RunOutcome, to_run
 
     global _PLAN
     run_id = prepared.run.id
     done = store.done_keys(run_id)
-    keys = plan(prepared)
-    todo = [key for key in keys if key.store_key not in done]
-    planned: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
-    skipped: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
-    for key in keys:
-        (skipped if key.store_key in done else planned)[key.model] += 1
-    observer.started(run_id, planned, skipped)
+    todo, already = to_run(prepared, done, observer)
     log.info(
         "run %s: %d episodes to run, %d already done; %d worker processes sharing "
         "concurrency %d, rpm %s, tpm %s",
         run_id,
         len(todo),
-        sum(skipped.values()),
+        already,
         workers,
         prepared.config.concurrency,
         prepared.config.rpm,
@@ -340,7 +334,7 @@ async def execute_network_pool(
             )
         model, task_id, trial = where
         raise AgentCrashError(run_id, model, task_id, trial, error, ran)
-    return RunOutcome(run_id, len(keys), ran, sum(skipped.values()), statuses, halted, left)
+    return RunOutcome(run_id, len(todo) + already, ran, already, statuses, halted, left)
 
 
 def _reader(

@@ -212,25 +212,19 @@ async def execute_ray(
 ) -> RunOutcome:
     """Run every episode the store lacks as shards on the joined cluster; write them here."""
     from opsbench import ray_limits, ray_shard
-    from opsbench.run_plan import EpisodeDone, Observer, RunOutcome, plan
+    from opsbench.run_plan import EpisodeDone, Observer, RunOutcome, to_run
 
     ray = import_ray()
     observer = observer or Observer()
     run, config = prepared.run, prepared.config
     done = store.done_keys(run.id)
-    keys = plan(prepared)
-    todo = [key for key in keys if key.store_key not in done]
-    planned: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
-    skipped: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
-    for key in keys:
-        (skipped if key.store_key in done else planned)[key.model] += 1
-    observer.started(run.id, planned, skipped)
+    todo, already = to_run(prepared, done, observer)
     size, in_flight = shard_plan(config, len(todo), workers)
     log.info(
         "run %s: %d episodes to run, %d already done; Ray executor, %d workers, shards of %d",
         run.id,
         len(todo),
-        sum(skipped.values()),
+        already,
         workers,
         size,
     )
@@ -383,9 +377,9 @@ async def execute_ray(
         )
     return RunOutcome(
         run.id,
-        len(keys),
+        len(todo) + already,
         ran,
-        sum(skipped.values()),
+        already,
         statuses,
         halted,
         {m: n for m, n in left.items() if n},

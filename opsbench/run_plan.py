@@ -3,7 +3,7 @@ plan order, the progress callbacks and the outcome."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from adapters.registry import AnyFactory
@@ -81,3 +81,25 @@ def plan(prepared: Prepared) -> list[EpisodeKey]:
         for label, task in prepared.tasks
         for trial in range(prepared.config.trials)
     ]
+
+
+def to_run(
+    prepared: Prepared,
+    done: Collection[tuple[str, str, str, int]],
+    observer: Observer,
+    keys: Sequence[EpisodeKey] | None = None,
+) -> tuple[list[EpisodeKey], int]:
+    """The episodes of ``keys`` (default: the run's plan) the store lacks, in plan order, and
+    how many it already holds.
+
+    Tells ``observer`` how many of each model will run and how many were already done, as every
+    executor does before its first episode.
+    """
+    keys = plan(prepared) if keys is None else keys
+    todo = [key for key in keys if key.store_key not in done]
+    planned: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
+    skipped: dict[str, int] = dict.fromkeys(prepared.assistants, 0)
+    for key in keys:
+        (skipped if key.store_key in done else planned)[key.model] += 1
+    observer.started(prepared.run.id, planned, skipped)
+    return todo, len(keys) - len(todo)
