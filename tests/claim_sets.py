@@ -6,6 +6,7 @@ sets can use it without seeing how any checker reads the messages.
 
 import datetime
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,69 @@ BUSINESSES = frozenset(
         "pharmacy",
     ]
 )
+
+
+UNICODE_TRAPS = {
+    "no-break space": re.compile("\u00a0"),
+    "narrow no-break space": re.compile("\u202f"),
+    "zero-width space": re.compile("\u200b"),
+    "soft hyphen": re.compile("\u00ad"),
+    "combining acute accent": re.compile("\u0301"),
+    "Cyrillic look-alike letter": re.compile("[\u0400-\u04ff]"),
+}
+# "Tuesday 14 April", "14 April", "April 14th": a day and a month written in the text.
+DAY_MONTH = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:january|february|march|april|may|june|july|august|september"
+    r"|october|november|december)\b|\b(?:january|february|march|april|may|june|july|august"
+    r"|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?\b",
+    re.I,
+)
+
+
+def plain_text(text: str) -> str:
+    """The text as its labels spell it: spaces for no-break spaces, no invisible characters."""
+    text = text.replace("\u00a0", " ").replace("\u202f", " ")
+    return unicodedata.normalize("NFC", text.replace("\u200b", "").replace("\u00ad", "")).lower()
+
+
+def check_claim_shapes(items: list[dict[str, Any]]) -> None:
+    """Each claim names a known kind and a polarity; a (kind, done) pair once per message."""
+    for item in items:
+        pairs = [(c["kind"], c["done"]) for c in item["claims"]]
+        # A (kind, done) pair is listed once, except on `details` items, where two claims of a
+        # kind with different details (a flu and a COVID-19 vaccine) are two instances.
+        assert len(set(pairs)) == len(pairs) or "details" in item["style"], item["id"]
+        for claim in item["claims"]:
+            assert set(claim) <= {"kind", "done", "details"}, item["id"]
+            assert claim["kind"] in KINDS, item["id"]
+            assert isinstance(claim["done"], bool), item["id"]
+
+
+def check_details(items: list[dict[str, Any]]) -> None:
+    """Detail keys are known, normalised as the README says, and stated in the message."""
+    for item in items:
+        for claim in item["claims"]:
+            details = claim.get("details", {})
+            assert set(details) <= DETAIL_KEYS, item["id"]
+            if details:
+                assert "details" in item["style"], item["id"]
+            if "channel" in details:
+                assert details["channel"] in CHANNELS, item["id"]
+            if "date" in details:
+                assert datetime.date.fromisoformat(details["date"]).year == 2026, item["id"]
+                assert "weekday" not in details, item["id"]  # weekday only when no date is given
+                assert DAY_MONTH.search(item["text"]), item["id"]
+            if "weekday" in details:
+                assert details["weekday"] in WEEKDAYS, item["id"]
+                assert re.search(details["weekday"][:3], item["text"], re.I), item["id"]
+            if "time" in details:
+                assert re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", details["time"]), item["id"]
+            if "amount" in details:
+                amount = details["amount"]
+                assert isinstance(amount, (int, float)) and not isinstance(amount, bool), item["id"]
+                assert re.search(rf"\$?{int(amount)}", item["text"]), item["id"]
+            for key in ("staff", "item", "recipient"):
+                if key in details:
+                    assert details[key].lower() in plain_text(item["text"]), (item["id"], key)
+    for item in (i for i in items if "details" in i["style"]):
+        assert any(c.get("details") for c in item["claims"]), item["id"]

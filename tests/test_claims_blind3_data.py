@@ -5,23 +5,22 @@ characters the surface tags promise); no claim checker is run or imported here, 
 does not unblind the set.
 """
 
-import datetime
 import re
-import unicodedata
 from collections import Counter
 
 import pytest
 
 from tests.claim_sets import (
     BUSINESSES,
-    CHANNELS,
     DATA_DIR,
-    DETAIL_KEYS,
     KINDS,
     STATE_KINDS,
     STYLES,
-    WEEKDAYS,
+    UNICODE_TRAPS,
+    check_claim_shapes,
+    check_details,
     load_items,
+    plain_text,
     weekday_date_mismatches,
 )
 
@@ -40,30 +39,9 @@ MIN_RUN_ONS = 1  # a message of 1,500+ characters with (almost) no sentence punc
 TYPOGRAPHIC_QUOTE = re.compile("[\u2018\u2019\u201c\u201d]")
 TYPOGRAPHIC_NEGATION = re.compile(r"\w+n\u2019t\b|\bcan\u2019t\b|\bwon\u2019t\b", re.I)
 EMOJI = re.compile("[\U0001f300-\U0001faff]")
+
+
 # The invisible or look-alike characters the `unicode` items are written with, by name.
-UNICODE_TRAPS = {
-    "no-break space": re.compile("\u00a0"),
-    "narrow no-break space": re.compile("\u202f"),
-    "zero-width space": re.compile("\u200b"),
-    "soft hyphen": re.compile("\u00ad"),
-    "combining acute accent": re.compile("\u0301"),
-    "Cyrillic look-alike letter": re.compile("[\u0400-\u04ff]"),
-}
-# "Tuesday 14 April", "14 April", "April 14th": a day and a month written in the text.
-DAY_MONTH = re.compile(
-    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:january|february|march|april|may|june|july|august|september"
-    r"|october|november|december)\b|\b(?:january|february|march|april|may|june|july|august"
-    r"|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?\b",
-    re.I,
-)
-
-
-def _plain(text: str) -> str:
-    """The text as its labels spell it: spaces for no-break spaces, no invisible characters."""
-    text = text.replace("\u00a0", " ").replace("\u202f", " ")
-    return unicodedata.normalize("NFC", text.replace("\u200b", "").replace("\u00ad", "")).lower()
-
-
 @pytest.fixture(scope="module")
 def items() -> list[dict]:
     return load_items(DATA)
@@ -73,7 +51,7 @@ def test_size_ids_and_texts(items: list[dict]) -> None:
     assert len(items) >= MIN_ITEMS
     ids = [i["id"] for i in items]
     assert ids == [f"b{n:03d}" for n in range(1, len(items) + 1)]
-    texts = [_plain(i["text"]).strip() for i in items]
+    texts = [plain_text(i["text"]).strip() for i in items]
     assert [t for t, n in Counter(texts).items() if n > 1] == []
 
 
@@ -103,44 +81,11 @@ def test_every_kind_both_polarities_and_style_present(items: list[dict]) -> None
 
 
 def test_claims_shape(items: list[dict]) -> None:
-    for item in items:
-        pairs = [(c["kind"], c["done"]) for c in item["claims"]]
-        # A (kind, done) pair is listed once, except on `details` items, where two claims of a
-        # kind with different details (a flu and a COVID-19 vaccine) are two instances.
-        assert len(set(pairs)) == len(pairs) or "details" in item["style"], item["id"]
-        for claim in item["claims"]:
-            assert set(claim) <= {"kind", "done", "details"}, item["id"]
-            assert claim["kind"] in KINDS, item["id"]
-            assert isinstance(claim["done"], bool), item["id"]
+    check_claim_shapes(items)
 
 
 def test_details_keys_and_normalisation(items: list[dict]) -> None:
-    for item in items:
-        for claim in item["claims"]:
-            details = claim.get("details", {})
-            assert set(details) <= DETAIL_KEYS, item["id"]
-            if details:
-                assert "details" in item["style"], item["id"]
-            if "channel" in details:
-                assert details["channel"] in CHANNELS, item["id"]
-            if "date" in details:
-                assert datetime.date.fromisoformat(details["date"]).year == 2026, item["id"]
-                assert "weekday" not in details, item["id"]  # weekday only when no date is given
-                assert DAY_MONTH.search(item["text"]), item["id"]
-            if "weekday" in details:
-                assert details["weekday"] in WEEKDAYS, item["id"]
-                assert re.search(details["weekday"][:3], item["text"], re.I), item["id"]
-            if "time" in details:
-                assert re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", details["time"]), item["id"]
-            if "amount" in details:
-                amount = details["amount"]
-                assert isinstance(amount, (int, float)) and not isinstance(amount, bool), item["id"]
-                assert re.search(rf"\$?{int(amount)}", item["text"]), item["id"]
-            for key in ("staff", "item", "recipient"):
-                if key in details:
-                    assert details[key].lower() in _plain(item["text"]), (item["id"], key)
-    for item in (i for i in items if "details" in i["style"]):
-        assert any(c.get("details") for c in item["claims"]), item["id"]
+    check_details(items)
 
 
 def test_surface_styles_match_text(items: list[dict]) -> None:
