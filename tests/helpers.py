@@ -3,11 +3,13 @@ each implements the public protocol the way a custom agent or caller would)."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from adapters.errors import ProviderError
 from businesses import load_set
 from contract.messages import AssistantTurn, ToolCall, TurnRequest, Usage
+from opsbench.store import Store
 from sandbox.episode import CallerTurn, CallerView
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
@@ -71,3 +73,18 @@ def assert_rate_held(arrivals: list[float], started: float, rpm: int, window_s: 
             f"{seen} requests had reached the server {t - started:.2f} s after the start; "
             f"a limit of {rpm} per {window_s} s allows {allowed}: {sorted(arrivals)}"
         )
+
+
+class FullDiskStore(Store):
+    """A real store whose disk fills up after ``good`` episodes."""
+
+    def __init__(self, path: Path, good: int) -> None:
+        super().__init__(path)
+        self.good = good
+
+    # Every write (one episode, or a pool writer's batch) goes through record_encoded.
+    def record_encoded(self, run_id, episodes):  # type: ignore[no-untyped-def]
+        if self.good < len(episodes):
+            raise sqlite3.OperationalError("database or disk is full")
+        self.good -= len(episodes)
+        return super().record_encoded(run_id, episodes)

@@ -33,7 +33,7 @@ from opsbench.runner import RunConfig, run_evaluation
 from opsbench.store import Store
 from tests.app import agents
 from tests.app.conftest import MINI_SET, mini_config
-from tests.helpers import MINI, assert_rate_held
+from tests.helpers import MINI, FullDiskStore, assert_rate_held
 
 LOCAL = "openai/local-test"
 BUGGY = "testagent/BuggyOracle"
@@ -239,22 +239,8 @@ def test_rpm_holds_across_the_processes_at_the_server(
     assert_rate_held(arrivals, started, rpm, window)
 
 
-class _FullStore(Store):
-    """A store whose disk fills after ``good`` episodes."""
-
-    def __init__(self, path: Path, good: int) -> None:
-        super().__init__(path)
-        self.good = good
-
-    def record_encoded(self, run_id, episodes):  # type: ignore[no-untyped-def]
-        if self.good < len(episodes):
-            raise sqlite3.OperationalError("database or disk is full")
-        self.good -= len(episodes)
-        return super().record_encoded(run_id, episodes)
-
-
 def test_a_store_error_stops_every_process_in_one_line(server: LocalServer, tmp_path: Path):
-    store = _FullStore(tmp_path / "full.db", good=3)
+    store = FullDiskStore(tmp_path / "full.db", good=3)
     config = mini_config(models=(LOCAL,), base_url=server.openai_base_url, trials=4)
     with pytest.raises(StoreError) as info:
         run_evaluation(config, store, workers=2)

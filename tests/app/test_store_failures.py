@@ -14,7 +14,7 @@ from opsbench.errors import StoreError
 from opsbench.runner import run_evaluation
 from opsbench.store import Store
 from tests.app.conftest import MINI_SET, mini_config
-from tests.helpers import MINI
+from tests.helpers import MINI, FullDiskStore
 
 MINI_TASKS = sorted(load_set(MINI)[1], key=lambda t: t.id)
 
@@ -37,27 +37,12 @@ def test_a_reused_run_id_is_one_line_and_exit_2(tmp_path: Path):
         assert store.run_ids() == ["R1"] and len(store.episodes("R1")) == 1
 
 
-class _FailingStore(Store):
-    """A real store whose disk fills up after ``good`` episodes."""
-
-    def __init__(self, path: Path, good: int) -> None:
-        super().__init__(path)
-        self.good = good
-
-    # Every write (one episode, or the pool writer's batch) goes through record_encoded.
-    def record_encoded(self, run_id, episodes):  # type: ignore[no-untyped-def]
-        if self.good < len(episodes):
-            raise sqlite3.OperationalError("database or disk is full")
-        self.good -= len(episodes)
-        return super().record_encoded(run_id, episodes)
-
-
 # workers=1: the event loop's workers, one transaction per episode; 2: the process pool's
 # single writer, whose batch fails as a whole.
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("error", ["sqlite", "store"])
 def test_a_store_error_stops_the_run_cleanly(tmp_path: Path, error: str, workers: int):
-    store = _FailingStore(tmp_path / "o.db", good=2)
+    store = FullDiskStore(tmp_path / "o.db", good=2)
     if error == "store":
         # A store error of our own (a locked store) is handled the same way.
         def locked(run_id, episodes):  # type: ignore[no-untyped-def]
