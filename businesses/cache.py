@@ -7,10 +7,10 @@ the source of the code that parses, checks and builds them (this package, ``sand
 ``tools``, the schemas). Change any of them and the name changes, so a stale entry is never
 read; it is simply never looked up again.
 
-Where: ``$OPSBENCH_CACHE_DIR`` if set (``off`` turns the cache off), else the user cache dir
-(``$XDG_CACHE_HOME/opsbench/businesses`` or ``~/.cache/opsbench/businesses``). Nothing is
-written in the repository. A cache that cannot be read or written is skipped silently: it is
-an accelerator, never a source of errors. Only loads that succeed are cached; a broken
+Where: the ``businesses`` folder of :func:`sandbox.disk_cache.cache_folder`
+(``$OPSBENCH_CACHE_DIR/businesses``, ``off`` turning it off, else
+``~/.cache/opsbench/businesses``). A cache that cannot be read or written is skipped silently:
+it is an accelerator, never a source of errors. Only loads that succeed are cached; a broken
 business is checked again every time, so its errors stay the loader's.
 """
 
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import pickle
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from sandbox.disk_cache import cache_folder, write_atomically
 
 # Bump when the file format changes in a way the code fingerprint would not catch.
 FORMAT = b"opsbench-business-cache-1"
@@ -33,11 +33,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 def cache_dir() -> Path | None:
     """Where compiled businesses are kept, or None when the cache is off."""
-    configured = os.environ.get("OPSBENCH_CACHE_DIR")
-    if configured is not None:
-        return None if configured.strip().lower() in ("", "off", "0", "none") else Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "opsbench" / "businesses"
+    return cache_folder("businesses")
 
 
 @cache
@@ -78,16 +74,9 @@ def write(name: str, value: Any) -> None:
     folder = cache_dir()
     if folder is None:
         return
-    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
+    with contextlib.suppress(pickle.PicklingError, TypeError, AttributeError):
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tmp-", delete=False) as out:
-            temporary = Path(out.name)
-        try:
-            temporary.write_bytes(data)
-            os.replace(temporary, folder / f"{name}.pickle")
-        finally:
-            temporary.unlink(missing_ok=True)
+        write_atomically(folder / f"{name}.pickle", data)
 
 
 __all__ = ["cache_dir", "code_fingerprint", "key", "read", "write"]

@@ -17,9 +17,8 @@ SOURCE = sorted(p for p in Path(PUBLIC_DIR).iterdir() if (p / "business.yaml").e
 
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("OPSBENCH_CACHE_DIR", str(folder))
-    return folder
+    monkeypatch.setenv("OPSBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "businesses"
 
 
 def _fresh(directory: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sandbox.claims.pattern_cache import remembered
 from sandbox.claims.prefilter import Gated
 
 try:  # pragma: no cover - the module exists on every supported Python
@@ -210,8 +211,10 @@ def compile_guarded(pattern: str, flags: int = 0) -> Gated:
 
 
 def _compile(pattern: str, flags: int) -> re.Pattern[str]:
-    rewritten = factored(pattern, bool(flags & re.IGNORECASE))
-    chars = first_characters(rewritten, flags)
+    rewritten = remembered(
+        "factored", pattern, flags, lambda: factored(pattern, bool(flags & re.IGNORECASE))
+    )
+    chars = remembered("first", rewritten, flags, lambda: first_characters(rewritten, flags))
     for candidate in (
         *((f"(?=[{chars}])(?:{rewritten})",) if chars is not None else ()),
         rewritten,

@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from sandbox.claims.pattern_cache import remembered
+
 try:  # pragma: no cover - the module exists on every supported Python
     from re import _parser as _sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover
@@ -145,7 +147,7 @@ class Gated:
         except re.error as exc:
             raise re.error(f"lexicon pattern {self.pattern!r} does not compile: {exc}") from None
         self._compiled = compiled
-        literals = necessary_literals(self.pattern, self.flags)
+        literals = remembered("literals", self.pattern, self.flags, self._literals)
         if not literals:
             self._direct()
             return
@@ -173,6 +175,10 @@ class Gated:
             return out
 
         self._gated(compiled, trial, gate, fold)
+
+    def _literals(self) -> list[str] | None:
+        found = necessary_literals(self.pattern, self.flags)
+        return None if found is None else sorted(found)
 
     def _gated(
         self,

@@ -1,0 +1,110 @@
+"""What was worked out about each lexicon pattern, kept on disk between processes.
+
+Before a pattern is compiled, :mod:`.guard` rewrites its alternatives and works out the
+characters a match can start with, and :mod:`.prefilter` works out the literals every match
+contains. Each of these parses the pattern again with ``re``'s pure-Python parser, and together
+they cost more than compiling it: about 0.8 s of CPU for the whole lexicon, a third of a fresh
+process's first episode. Their results depend only on the pattern, its flags, the code of those
+two modules and the Python version, so they are kept in one JSON file per such code: the
+first process works them out, later ones read them.
+
+The file's name hashes the code and the Python version, and each entry's key hashes the
+analysis, the flags and the pattern, so a stale entry is never read. An unreadable, corrupt or
+foreign file is ignored and an unwritable folder skipped: every value is exactly what working
+it out again gives (``tests/test_claims_pattern_cache.py``). New entries are written once, when
+the process exits, merged with what other processes wrote meanwhile.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import sys
+import threading
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import TypeVar, cast
+
+from sandbox.disk_cache import cache_folder, write_atomically
+
+# A value JSON keeps as it is: a string, a list of strings or None.
+Value = TypeVar("Value")
+# Bump when the meaning or shape of an entry changes in a way the code hash would not catch.
+_FORMAT = b"opsbench-pattern-analysis-1"
+# Past this many entries a file is rewritten with this process's entries only, so patterns
+# removed from the lexicon do not pile up.
+_MAX_ENTRIES = 5000
+_HERE = Path(__file__).resolve().parent
+
+_lock = threading.Lock()
+_known: dict[str, object] = {}
+_new: dict[str, object] = {}
+_used: set[str] = set()
+_state = {"loaded": False, "registered": False}
+
+
+@cache
+def _file() -> Path | None:
+    folder = cache_folder("claims")
+    if folder is None:
+        return None
+    digest = hashlib.sha256(_FORMAT + sys.version.encode())
+    for name in ("guard.py", "prefilter.py", "pattern_cache.py"):
+        digest.update((_HERE / name).read_bytes())
+    return folder / f"patterns-{digest.hexdigest()[:24]}.json"
+
+
+def _read(path: Path) -> dict[str, object]:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _key(analysis: str, pattern: str, flags: int) -> str:
+    raw = f"{analysis}\0{flags}\0{pattern}".encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def remembered(analysis: str, pattern: str, flags: int, work_out: Callable[[], Value]) -> Value:
+    """The result of ``work_out()`` (a JSON string, list of strings or None), the analysis named
+    ``analysis`` of ``pattern`` under ``flags``: read from the cache when an earlier process
+    worked it out, else worked out now and kept for the next one."""
+    path = _file()
+    if path is None:
+        return work_out()
+    key = _key(analysis, pattern, flags)
+    with _lock:
+        if not _state["loaded"]:
+            _known.update(_read(path))
+            _state["loaded"] = True
+        _used.add(key)
+        if key in _known:
+            return cast(Value, _known[key])
+    value = work_out()
+    with _lock:
+        _known[key] = _new[key] = value
+        if not _state["registered"]:
+            atexit.register(save)
+            _state["registered"] = True
+    return value
+
+
+def save() -> None:
+    """Write the entries worked out in this process (run at exit; harmless to call twice)."""
+    path = _file()
+    with _lock:
+        if path is None or not _new:
+            return
+        merged = _read(path)
+        if len(merged) + len(_new) > _MAX_ENTRIES:
+            merged = {k: v for k, v in merged.items() if k in _used}
+        merged.update(_new)
+        _new.clear()
+    write_atomically(path, json.dumps(merged, sort_keys=True).encode())
+
+
+__all__ = ["remembered", "save"]
