@@ -290,3 +290,12 @@ def test_the_write_itself_is_not_the_action_it_confirms() -> None:
         Call().write("update_contact", {"customer_id": CALLER}).write(*CANCEL, (order_change(),))
     )
     assert allows(allowance, row, earlier)
+
+
+def test_an_allowance_can_name_a_record_the_call_inserted() -> None:
+    # "A message about the order this call placed": new_in reads the call's inserted ids.
+    row = DiffRow("insert", "messages", "MSG-1", None, {**MESSAGE, "order_id": "ORD-9"})
+    allowance = Assertion(op="insert", table="messages", where={"order_id": {"new_in": "orders"}})
+    context = Call().sms().context([row])
+    assert holds(allowance, row, {"orders": {"ORD-9"}}, context)
+    assert not holds(allowance, row, {"orders": {"ORD-8"}}, context)
