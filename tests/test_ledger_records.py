@@ -1,0 +1,141 @@
+"""The ledger's records and reverts at their edges (sandbox/ledger.py, sandbox/state.py): what an
+entry serialises to, the words of a refused revert, per-record reverts that skip a stuck record
+and go on, and the state's own bookkeeping (ids freed by a revert, equality, canonical form)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from sandbox import IrreversibleEffectError, State, revert
+from sandbox.canonical import canonical_json
+from sandbox.ledger import LedgerEntry, RecordChange, Transaction, revert_each_record
+from sandbox.state import StateError
+from tests.conftest import sample_tables
+from tools.contract import Effect
+
+
+def test_an_entry_serialises_every_field_under_its_name(world) -> None:  # type: ignore[no-untyped-def]
+    world.call("add_note", {"customer_id": "CUS-1001", "body": "prefers mornings"})
+    entry = world.ledger.entries[0]
+    note = entry.changes[0].after
+    assert entry.to_dict() == {
+        "seq": 1,
+        "time": "2026-03-02T09:10",
+        "session": 0,
+        "tool": "add_note",
+        "call_id": entry.call_id,
+        "arguments": {"customer_id": "CUS-1001", "body": "prefers mornings"},
+        "outcome": "ok",
+        "effect": "reversible",
+        "effect_note": None,
+        "result": entry.result,
+        "changes": [{"table": "notes", "id": "NOTE-1001", "before": None, "after": note}],
+    }
+    assert isinstance(entry.to_dict()["effect"], str) and entry.result
+
+
+def test_an_irreversible_entry_refuses_a_revert_in_words_that_say_why_and_what_to_do(world):  # type: ignore[no-untyped-def]
+    world.call("cancel_subscription", {"subscription_id": "SUB-1002", "reason": "moving"})
+    entry = world.ledger.entries[0]
+    expected = (
+        f"ledger entry #1 (cancel_subscription) is irreversible and cannot be undone: "
+        f"{entry.effect_note}; pass skip_irreversible=True to revert everything else"
+    )
+    with pytest.raises(IrreversibleEffectError, match=f"^{re.escape(expected)}$"):
+        revert(world.state, world.ledger.entries)
+    plain = replace(entry, effect_note=None)
+    bare = (
+        "ledger entry #1 (cancel_subscription) is irreversible and cannot be undone; "
+        "pass skip_irreversible=True to revert everything else"
+    )
+    with pytest.raises(IrreversibleEffectError, match=f"^{re.escape(bare)}$"):
+        revert(world.state, [plain])
+
+
+def _entry(seq: int, changes: tuple[RecordChange, ...], effect: Effect, ok: bool = True):  # type: ignore[no-untyped-def]
+    return LedgerEntry(
+        seq=seq,
+        time="2026-03-02T09:10",
+        tool="edit",
+        call_id=None,
+        arguments={},
+        outcome="ok" if ok else "failed",
+        effect=effect,
+        result={},
+        changes=changes,
+    )
+
+
+def test_entries_that_changed_nothing_are_not_reported_reverted() -> None:
+    state = State(sample_tables())
+    assert revert(state, [_entry(1, (), Effect.REVERSIBLE)]).reverted == ()
+    note = state.get("customers", "CUS-1001")
+    assert note is not None
+    failed = _entry(
+        2, (RecordChange("customers", "CUS-1001", note, note),), Effect.REVERSIBLE, ok=False
+    )
+    assert revert(state, [failed]).reverted == ()
+
+
+def test_a_stuck_record_does_not_stop_the_others_of_the_same_call_from_being_restored() -> None:
+    state = State(sample_tables())
+    maria, david = state.get("customers", "CUS-1001"), state.get("customers", "CUS-1002")
+    assert maria is not None and david is not None
+    maria2, david2 = {**maria, "phone": "2"}, {**david, "phone": "2"}
+    maria3 = {**maria2, "phone": "3"}
+    state._put("customers", maria3)
+    state._put("customers", david2)
+    older = _entry(
+        1,
+        (
+            RecordChange("customers", "CUS-1002", david, david2),
+            RecordChange("customers", "CUS-1001", maria, maria2),
+        ),
+        Effect.REVERSIBLE,
+    )
+    newer = _entry(2, (RecordChange("customers", "CUS-1001", maria2, maria3),), Effect.IRREVERSIBLE)
+    stuck = revert_each_record(state, [older, newer])
+    assert stuck == {("customers", "CUS-1001"): "irreversible effect"}
+    assert state.get("customers", "CUS-1002") == david
+    assert state.get("customers", "CUS-1001") == maria3
+
+
+def test_deleting_a_missing_record_names_it_and_a_delete_is_ledgered_with_its_before_image() -> (
+    None
+):
+    state = State(sample_tables())
+    txn = Transaction(state, "2026-03-02T09:10", Effect.REVERSIBLE)
+    with pytest.raises(StateError, match=r"^notes/NOTE-9999 does not exist$"):
+        txn.delete("notes", "NOTE-9999")
+    maria = state.get("customers", "CUS-1001")
+    txn.delete("customers", "CUS-1001")
+    assert [(c.table, c.id, c.before, c.after) for c in txn.changes()] == [
+        ("customers", "CUS-1001", maria, None)
+    ]
+
+
+def test_a_stronger_effect_is_kept_with_its_note_and_an_equal_one_changes_nothing() -> None:
+    txn = Transaction(State(sample_tables()), "2026-03-02T09:10", Effect.REVERSIBLE)
+    txn.escalate_effect(Effect.IRREVERSIBLE, "final billing date")
+    txn.escalate_effect(Effect.IRREVERSIBLE, "another reason")
+    assert (txn.effect, txn.effect_note) == (Effect.IRREVERSIBLE, "final billing date")
+
+
+def test_a_reverted_insert_frees_its_id(world) -> None:  # type: ignore[no-untyped-def]
+    first = world.state.next_id("notes")
+    world.call("add_note", {"customer_id": "CUS-1001", "body": "x"})
+    assert world.state.next_id("notes") != first
+    revert(world.state, world.ledger.entries)
+    assert world.state.next_id("notes") == first
+
+
+def test_states_are_equal_by_their_tables_and_canonical_by_them() -> None:
+    one, two = State(sample_tables()), State(sample_tables())
+    assert one == two
+    two._put("customers", {**two.get("customers", "CUS-1001"), "phone": "changed"})
+    assert one != two
+    assert one != sample_tables()
+    assert one.canonical_json() == canonical_json(one.tables)
