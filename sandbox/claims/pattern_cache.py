@@ -20,6 +20,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -39,6 +40,15 @@ _MAX_ENTRIES = 5000
 _HERE = Path(__file__).resolve().parent
 
 _lock = threading.Lock()
+
+
+def _new_lock() -> None:
+    # A process forked while another thread held the lock would wait on it for ever.
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_lock)
 _known: dict[str, object] = {}
 _new: dict[str, object] = {}
 _used: set[str] = set()
