@@ -139,3 +139,60 @@ def test_states_are_equal_by_their_tables_and_canonical_by_them() -> None:
     assert one != two
     assert one != sample_tables()
     assert one.canonical_json() == canonical_json(one.tables)
+
+
+def _broken(table: str, record_id: str, **fields: object) -> State:
+    state = State(sample_tables())
+    record = state.get(table, record_id)
+    assert record is not None
+    state.tables[table][record_id] = {**record, **fields}
+    return state
+
+
+VALIDATION = [
+    (
+        "an appointment that ends when it starts",
+        _broken("appointments", "APT-1001", end="2026-03-03T10:00"),
+        ["appointments/APT-1001.end: 2026-03-03T10:00 is not after start 2026-03-03T10:00"],
+    ),
+    (
+        "a wrong type names the field",
+        _broken("customers", "CUS-1002", phone=5),
+        ["customers/CUS-1002.phone: 5 is not of type 'string'"],
+    ),
+    (
+        "a schema error hides the interval check of the same record",
+        _broken("appointments", "APT-1001", end="2026-03-03T09:00", status=7),
+        [
+            "appointments/APT-1001.status: 7 is not one of ['booked', 'cancelled', 'completed', 'no_show']"
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "state, expected", [case[1:] for case in VALIDATION], ids=[case[0] for case in VALIDATION]
+)
+def test_a_broken_record_is_reported_as_table_id_field_and_why(state: State, expected) -> None:  # type: ignore[no-untyped-def]
+    assert State(sample_tables()).validate() == []
+    assert state.validate() == expected
+
+
+def test_a_record_level_problem_and_a_key_that_is_not_the_id_are_named() -> None:
+    state = State(sample_tables())
+    maria = dict(state.tables["customers"]["CUS-1001"])
+    del maria["name"]
+    state.tables["customers"]["CUS-1001"] = maria
+    state.tables["customers"]["CUS-9"] = dict(state.tables["customers"]["CUS-1002"])
+    assert state.validate(["customers"]) == [
+        "customers/CUS-1001.(record): 'name' is a required property",
+        "customers/CUS-9: key and record id 'CUS-1002' differ",
+    ]
+
+
+def test_an_overlay_check_reads_only_the_records_named_that_exist() -> None:
+    state = _broken("customers", "CUS-1002", phone=5)
+    assert state.validate(records={"customers": ["CUS-1002", "CUS-404"]}) == [
+        "customers/CUS-1002.phone: 5 is not of type 'string'"
+    ]
+    assert state.validate(records={"customers": ["CUS-1001"]}) == []
