@@ -11,9 +11,8 @@ import pytest
 
 from sandbox.claims import pattern_cache
 from sandbox.claims.guard import compile_guarded, factored, first_characters
-from sandbox.claims.lexicon import lexicon
 from sandbox.claims.prefilter import Gated, necessary_literals
-from tests.test_claims_prefilter import _gated
+from tests.test_claims_prefilter import lexicon_patterns
 
 
 def _new_process() -> None:
@@ -32,16 +31,6 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-u
     yield tmp_path / "cache" / "claims"
     monkeypatch.setenv("OPSBENCH_CACHE_DIR", "off")
     _new_process()
-
-
-def _lexicon_patterns() -> list[Gated]:
-    lex = lexicon()
-    patterns = _gated([lex.patterns, lex.structure, lex.cancel_objects, lex.pronoun_objects])
-    patterns += _gated([names for _, names in lex.specialise.values()])
-    for kind in lex.kinds:
-        patterns += _gated([kind.future, kind.unless, kind.any_done, kind.any_act])
-        patterns += list(kind.done) + list(kind.act)
-    return patterns
 
 
 def _analyses(pattern: str, flags: int) -> dict[str, object]:
@@ -68,7 +57,7 @@ def _remembered(pattern: str, flags: int, work_out: dict[str, object]) -> dict[s
 
 
 def test_every_lexicon_pattern_reads_back_what_working_it_out_gives(cache: Path) -> None:
-    patterns = _lexicon_patterns()
+    patterns = lexicon_patterns()
     assert len(patterns) > 150
     expected = {(p.pattern, p.flags): _analyses(p.pattern, p.flags) for p in patterns}
     for (pattern, flags), values in expected.items():
@@ -110,7 +99,7 @@ def test_a_pattern_compiled_from_the_cache_matches_as_one_compiled_without_it(
         "ok so i resheduled ur filling, refnd is thru too",
         "Nothing has been charged and no reminder was set.",
     ]
-    patterns = [(p.pattern, p.flags) for p in _lexicon_patterns()]
+    patterns = [(p.pattern, p.flags) for p in lexicon_patterns()]
     for pattern, flags in patterns:  # warm the cache
         _ = _fresh(pattern, flags).compiled
     pattern_cache.save()

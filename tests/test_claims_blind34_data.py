@@ -1,4 +1,5 @@
-"""Integrity checks for the third blind held-out claim set, tests/data/claims_blind3.yaml (issue 11).
+"""Integrity checks for the third and fourth blind held-out claim sets, tests/data/claims_blind3.yaml
+and claims_blind4.yaml (issue 11): the same checks, each set against its author's brief.
 
 These check the data only (shape, kinds, styles, businesses, details, verbatim states, and the
 characters the surface tags promise); no claim checker is run or imported here, so running them
@@ -7,6 +8,7 @@ does not unblind the set.
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 import pytest
 
@@ -24,14 +26,25 @@ from tests.claim_sets import (
     weekday_date_mismatches,
 )
 
-DATA = DATA_DIR / "claims_blind3.yaml"
 
-# What the set was written to contain (its author's brief).
-MIN_ITEMS = 400
-PER_BUSINESS = range(34, 41)  # roughly even: 400+ messages over eleven businesses
+@dataclass(frozen=True)
+class Brief:
+    """What a set was written to contain (its author's brief), where the sets differ."""
+
+    file: str
+    id_prefix: str
+    min_items: int
+    per_business: range  # roughly even over the eleven businesses
+    min_details_items: int
+    min_typographic_negations: int
+
+
+BRIEFS = [
+    Brief("claims_blind3.yaml", "b", 400, range(34, 41), 80, 90),
+    Brief("claims_blind4.yaml", "d", 420, range(36, 43), 90, 100),
+]
+# What both briefs asked for.
 MIN_PER_STYLE = 20
-MIN_DETAILS_ITEMS = 80
-MIN_TYPOGRAPHIC_NEGATIONS = 90
 MIN_STATE_ITEMS = 60  # items whose state or history sentences are listed under `states`
 NO_CLAIM_SHARE = (0.12, 0.25)  # roughly 15% with no claim at all, never most of the set
 MIN_RUN_ONS = 1  # a message of 1,500+ characters with (almost) no sentence punctuation
@@ -42,20 +55,25 @@ EMOJI = re.compile("[\U0001f300-\U0001faff]")
 
 
 # The invisible or look-alike characters the `unicode` items are written with, by name.
+@pytest.fixture(scope="module", params=BRIEFS, ids=[b.file for b in BRIEFS])
+def brief(request: pytest.FixtureRequest) -> Brief:
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def items() -> list[dict]:
-    return load_items(DATA)
+def items(brief: Brief) -> list[dict]:
+    return load_items(DATA_DIR / brief.file)
 
 
-def test_size_ids_and_texts(items: list[dict]) -> None:
-    assert len(items) >= MIN_ITEMS
+def test_size_ids_and_texts(items: list[dict], brief: Brief) -> None:
+    assert len(items) >= brief.min_items
     ids = [i["id"] for i in items]
-    assert ids == [f"b{n:03d}" for n in range(1, len(items) + 1)]
+    assert ids == [f"{brief.id_prefix}{n:03d}" for n in range(1, len(items) + 1)]
     texts = [plain_text(i["text"]).strip() for i in items]
     assert [t for t, n in Counter(texts).items() if n > 1] == []
 
 
-def test_fields_and_businesses(items: list[dict]) -> None:
+def test_fields_and_businesses(items: list[dict], brief: Brief) -> None:
     for item in items:
         assert set(item) <= {"id", "business", "style", "text", "claims", "states"}, item["id"]
         assert item["business"] in BUSINESSES, item["id"]
@@ -64,16 +82,16 @@ def test_fields_and_businesses(items: list[dict]) -> None:
         assert isinstance(item["claims"], list), item["id"]
     per_business = Counter(i["business"] for i in items)
     assert set(per_business) == BUSINESSES
-    assert {b: n for b, n in per_business.items() if n not in PER_BUSINESS} == {}
+    assert {b: n for b, n in per_business.items() if n not in brief.per_business} == {}
 
 
-def test_every_kind_both_polarities_and_style_present(items: list[dict]) -> None:
+def test_every_kind_both_polarities_and_style_present(items: list[dict], brief: Brief) -> None:
     pairs = Counter((c["kind"], c["done"]) for i in items for c in i["claims"])
     assert {(k, d) for k in KINDS - {"overall"} for d in (True, False)} - set(pairs) == set()
     assert ("overall", True) in pairs and ("overall", False) in pairs
     styles = Counter(s for i in items for s in i["style"])
     assert {s: styles[s] for s in STYLES if styles[s] < MIN_PER_STYLE} == {}
-    assert styles["details"] >= MIN_DETAILS_ITEMS
+    assert styles["details"] >= brief.min_details_items
     assert sum(bool(i.get("states")) for i in items) >= MIN_STATE_ITEMS
     # The no-claim items (offers, questions, state, reported speech) are deliberate traps.
     low, high = NO_CLAIM_SHARE
@@ -108,11 +126,13 @@ def test_surface_styles_match_text(items: list[dict]) -> None:
         assert ("long" in style) == (len(text) >= 600), item["id"]
 
 
-def test_typographic_items_write_negations_with_curly_apostrophes(items: list[dict]) -> None:
+def test_typographic_items_write_negations_with_curly_apostrophes(
+    items: list[dict], brief: Brief
+) -> None:
     typographic = [i for i in items if "typographic" in i["style"]]
     assert all("\u2019" in i["text"] for i in typographic)
     negations = [i["id"] for i in typographic if TYPOGRAPHIC_NEGATION.search(i["text"])]
-    assert len(negations) >= MIN_TYPOGRAPHIC_NEGATIONS
+    assert len(negations) >= brief.min_typographic_negations
 
 
 def test_unicode_items_contain_the_characters_and_others_do_not(items: list[dict]) -> None:
