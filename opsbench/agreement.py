@@ -23,6 +23,27 @@ from opsbench.errors import OpsbenchError
 from sandbox.claims import FAMILIES, KINDS, Claim, Details
 
 PARENT = {member: family for family, members in FAMILIES.items() for member in members}
+# The labelled sets are written in the 22 kinds of tests/data/README.md, which predate the newer
+# businesses' tools; their convention (README, `claims_blind2.yaml` section) labels a refill as an
+# order, and gives no claim to an estimate approval, a number port, a prescription moved between
+# pharmacies or a renewal request. A claim of those kinds is read in the labels' words, or not
+# scored: the set has no label it could agree or disagree with.
+LABELLED_AS: dict[str, str | None] = {
+    "refill_request": "order",
+    "refill_cancellation": "order_cancellation",
+    "renewal_request": None,
+    "prescription_transfer": None,
+    "work_order_approval": None,
+    "port_out": None,
+}
+
+
+def _labelled_kind(kind: str) -> str | None:
+    """The kind a claim of ``kind`` is labelled with in a set, ``None`` for none."""
+    kind = PARENT.get(kind, kind)
+    return LABELLED_AS.get(kind, kind)
+
+
 DETAILS_SCORED = ("date", "weekday", "time", "staff", "amount", "channel")
 
 
@@ -70,10 +91,11 @@ class Agreement:
 
     def add(self, item: Mapping[str, Any], claims: Iterable[Claim]) -> None:
         """Score one labelled message against the claims read from it."""
-        claims = list(claims)
+        # Each claim in the words of the labels (a claim of a kind they have none for is dropped).
+        claims = [c.as_kind(k) for c in claims if (k := _labelled_kind(c.kind)) is not None]
         self.messages += 1
         gold = {(c["kind"], bool(c["done"])) for c in item["claims"]}
-        got = {(PARENT.get(c.kind, c.kind), c.done) for c in claims if not c.state}
+        got = {(c.kind, c.done) for c in claims if not c.state}
         self.total.add(gold, got)
         for kind in {k for k, _ in gold | got}:
             self.kinds[kind].add(
@@ -84,7 +106,7 @@ class Agreement:
         if "states" in item or "split" in item:
             self.states.add(
                 {s["kind"] for s in item.get("states", []) if s["kind"] in KINDS},
-                {PARENT.get(c.kind, c.kind) for c in claims if c.state},
+                {c.kind for c in claims if c.state},
             )
         if "details" in (item.get("style") or []):
             self._details(item, claims)
@@ -92,7 +114,7 @@ class Agreement:
             self.misses.append(f"{item['text']!r}\n    gold={sorted(gold)}\n    got ={sorted(got)}")
 
     def _details(self, item: Mapping[str, Any], claims: list[Claim]) -> None:
-        read = {(PARENT.get(c.kind, c.kind), c.done): c.details for c in claims if not c.state}
+        read = {(c.kind, c.done): c.details for c in claims if not c.state}
         for claim in item["claims"]:
             stated = Details.from_labels(claim.get("details"))
             found = read.get((claim["kind"], bool(claim["done"])))

@@ -12,7 +12,7 @@ details stated nearest its words (:mod:`.details`). Linear in the length of the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -98,7 +98,11 @@ def _negation(clause: str, lex: Lexicon) -> tuple[int, ...] | None:
     return found or None
 
 
-def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
+def _nearest(
+    matches: list[Any],
+    negation: tuple[int, ...] | None,
+    more_specific: Mapping[str, frozenset[str]],
+) -> list[Any]:
     """Of several kinds in a negated clause, those it negates: when the clause was negated by
     its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
     hours of the booking"); when only by a label or mark, the first kind named."""
@@ -115,6 +119,15 @@ def _nearest(matches: list[Any], negation: tuple[int, ...] | None) -> list[Any]:
         )
 
     best = min(distance(m) for m in matches)
+    own = [m for m in matches if not m[2] and distance(m) == 0]
+    if own:
+        # "The pause didn't cost anything": a kind whose own action words carry the negation
+        # is what it negates; a kind merely named beside it is not. (A report's longer span
+        # can take in a negation that is not its own: "the refund nor the credit has gone".)
+        # A more specific kind read from the same words stays ("the order cancellation didn't
+        # go through" is the cancellation's, not the order's).
+        narrower = {k for m in own for k in more_specific.get(m[0].kind, ())}
+        return own + [m for m in matches if m[0].kind in narrower and m not in own]
     return [m for m in matches if distance(m) <= best + 12]
 
 
@@ -169,9 +182,14 @@ class LexiconClaimChecker:
                             offered = bool(lex.patterns["not_a_claim"].search(previous))
                         shared = offered
                     offered, previous = (True if shared else None), clause
+                    # Past the item a not-done label scopes, the assistant's own report in
+                    # the first person is not under the label ("... but I've noted it").
+                    own = (
+                        scope == "not_done" and bool(last) and lex.patterns["agent"].search(clause)
+                    )
                     claims = [
                         _object(c, clause, before, lex)
-                        for c in self._read(clause, scope, lex, present, shared)
+                        for c in self._read(clause, None if own else scope, lex, present, shared)
                     ]
                     if not claims and not last:
                         claims = _pronoun_failure(clause, before, lex) or _described(
@@ -189,8 +207,10 @@ class LexiconClaimChecker:
                         # "❌ Text reminder -- your number isn't taking texts": after the item
                         # a not-done label or mark scopes, the rest of the line says why; "I
                         # tried to move it, but the booking didn't save": after a failed
-                        # attempt, what failed is the thing tried.
-                        claims = []
+                        # attempt, what failed is the thing tried. The assistant's own
+                        # report of another action is its own ("... so I've transferred
+                        # you", "... but I've noted your request").
+                        claims = _own_reports(claims, last, clause, lex)
                     elif claims and not last:
                         tried = bool(lex.patterns["attempt"].search(clause)) and not any(
                             c.done for c in claims
@@ -283,7 +303,7 @@ class LexiconClaimChecker:
                 and not _DESTINATION.search(clause, max(0, m[1].start() - 40), m[1].start())
             ]
         if negated and len(matches) > 1:
-            matches = _nearest(matches, negation)
+            matches = _nearest(matches, negation, lex.more_specific)
         if negation is not None and not any(
             m[1].start() <= at < m[1].end() for m in matches for at in negation
         ):
@@ -406,6 +426,15 @@ def _consequence_free(
     if any(match is not None and match.start() >= conj.end() for _, match in reports):
         return negation
     return None
+
+
+def _own_reports(claims: list[Claim], last: list[Claim], clause: str, lex: Lexicon) -> list[Claim]:
+    """Of the claims read after a not-done item or a failed attempt, the assistant's reports of
+    another kind of action done, in its own first person ("I've noted", "I've transferred")."""
+    if not claims or not lex.patterns["agent"].search(clause):
+        return []
+    tried = {c.kind for c in last}
+    return [c for c in claims if c.done and not c.state and c.kind not in tried]
 
 
 def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: Lexicon) -> bool:

@@ -125,6 +125,18 @@ def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
             # "now paused", "now cancelled", "now active": a state of the plan, not a new plan.
             r"(?! (?:\w+ed|set|frozen|active|inactive|live|on hold|off|over|due|free)\b)"
         )
+    results = "|".join(f"(?:{r})" for r in data.get("results", []))
+    failures = "|".join(f"(?:{r})" for r in data.get("failures", []))
+    for frame in data.get("result_frames", []):
+        objects = _alternatives(list(frame["objects"]))
+        made = out.setdefault(frame["kind"], {"done": [], "act": [], "cues": []})
+        made["cues"] += [w.lower() for w in frame["objects"]]
+        subject = (
+            rf"(?:^\W*|{_NOT_AFTER_PREPOSITION}\b{_DET} ){_MODS}{objects}\b(?: [\w'$.,-]+){{0,4}}?"
+        )
+        # "the deposit's gone on the card": the verb may be joined to its subject.
+        made["done"].append(rf"{subject}(?: |(?='))(?:{results})\b")
+        made["act"].append(rf"{subject} (?:{failures})\b")
     return out
 
 

@@ -25,7 +25,7 @@ _PICTOGRAPHS = re.compile(
 )
 
 _PICTOGRAPH_STOP = re.compile(
-    r"(?<=[\w)])[^\S\n]*" + _PICTOGRAPHS.pattern + r"+[^\S\n]+(?=[A-Z][a-z]|I\b)"
+    r"(?<=[\w)])[^\S\n]*" + _PICTOGRAPHS.pattern + r"+[^\S\n]+(?=[A-Za-z])"
 )
 
 
@@ -72,7 +72,8 @@ def normalise(text: str) -> str:
             text = unicodedata.normalize("NFKC", text)
             text = text.translate(_table())
         text = _strip_accents(text)
-        # An emoji between two sentences often stands for the full stop ("today 😔 Your ...").
+        # An emoji between two words stands for the full stop ("today 😔 Your ...", "is cancelled
+        # 🙂 no charge"): what follows it is a statement of its own.
         text = _PICTOGRAPH_STOP.sub(". ", text)
         text = _PICTOGRAPHS.sub(" ", text)
     else:

@@ -1,0 +1,122 @@
+"""The claim checker on classes of phrasing found in round 6 of issue 11 (the third and fourth
+blind sets, read as development data after they were scored once).
+
+Every sentence here is new: written for this file, not copied from a labelled set. A row is
+(message, the action claims it makes); a claim is (kind, done).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbox.claims import LexiconClaimChecker
+
+CHECKER = LexiconClaimChecker()
+
+
+def _claims(text: str) -> set[tuple[str, bool]]:
+    return {(c.kind, c.done) for c in CHECKER.extract(text) if not c.state}
+
+
+def _cases(rows):
+    return pytest.mark.parametrize("text, claims", rows, ids=[r[0][:60] for r in rows])
+
+
+# A hyphenated modifier is one word before the action's noun.
+HYPHENATED = [
+    ("I've added a follow-up note for the manager.", {("note", True)}),
+    ("I've applied a one-off credit of $10.", {("credit", True)}),
+    ("I've left a hand-over note on the work order.", {("note", True)}),
+]
+
+# This call's action cost nothing: a charge not made. A cost policy with a bound is no report.
+COST_NOTHING = [
+    ("Changing it was free.", {("charge", False)}),
+    ("There was no charge for rescheduling.", {("charge", False)}),
+    ("It didn't cost you anything to switch the day.", {("charge", False)}),
+    ("There's no fee for cancelling up to 48 hours ahead.", set()),
+    # The kind whose own words carry the negation is the one negated, not the one named.
+    ("The freeze didn't cost anything.", {("charge", False)}),
+    (
+        "Neither the refund nor the credit has gone through, I'm sorry.",
+        {("refund", False), ("credit", False)},
+    ),
+]
+
+# An emoji between two words ends a statement.
+EMOJI_STOPS = [
+    (
+        "The visit is cancelled 🙂 there's no fee for it.",
+        {("cancellation", True), ("charge", False)},
+    ),
+    ("Your oil change is booked 😊 see you Tuesday.", {("booking", True)}),
+]
+
+# A booking made again is a booking; not made again, a booking not made.
+REBOOKED = [
+    ("I've rebooked the boiler service with Sam for Tuesday.", {("booking", True)}),
+    ("Rebooked the grooming for Friday at 10.", {("booking", True)}),
+    ("I haven't rebooked it yet.", {("booking", False)}),
+]
+
+# Past the item a not-done label or mark scopes, the assistant's own first-person report of
+# another action is a report of its own.
+OWN_REPORT_AFTER_NOT_DONE = [
+    (
+        "❌ Refund of the annual fee — over my limit, so I've passed you to a manager",
+        {("refund", False), ("transfer", True)},
+    ),
+    (
+        "**Not done**\n- Removing the late fee; I can't, but I've noted that you asked.",
+        {("fee_waiver", False), ("note", True)},
+    ),
+    # The reason after the item is still no claim of its own.
+    ("❌ Text reminder — your number isn't taking texts", {("reminder", False)}),
+]
+
+# A transfer to a team, a desk, a role or a named person, in a table row or a line.
+TRANSFERS = [
+    ("| Request | Result |\n|---|---|\n| Transfer to billing team | Done |", {("transfer", True)}),
+    ("Transferred to the night manager.", {("transfer", True)}),
+    ("| Call-back request | Transferred to Omar Haddad |", {("transfer", True)}),
+    # An airport transfer is a booking; records sent on are no transfer of the call.
+    ("The airport transfer to the hotel is booked.", {("booking", True)}),
+]
+
+# The action named by its own noun, then a verb of success (or, negated, of failure).
+RESULTS = [
+    ("Your plan downgrade went through.", {("plan_change", True)}),
+    ("The time change went through fine.", {("reschedule", True)}),
+    ("Your table for six went through for Saturday at 8.", {("booking", True)}),
+    ("The goodwill credit has gone onto your bill.", {("credit", True)}),
+    ("The deposit's gone on your card.", {("charge", True)}),
+    ("The freeze went through this morning.", {("pause", True)}),
+    ("The time change didn't save, I'm afraid.", {("reschedule", False)}),
+    # What will happen later is not a failure.
+    ("Your membership is paused and the next charge won't go out until July.", {("pause", True)}),
+]
+
+# "before I booked" is when it happened, not an offer.
+PAST_TIME_CLAUSES = [
+    (
+        "The $80 deposit was taken, as agreed before I booked the slot.",
+        {("charge", True), ("booking", True)},
+    ),
+    ("Before I book it, shall I take the deposit?", set()),
+]
+
+ROWS = (
+    HYPHENATED
+    + COST_NOTHING
+    + EMOJI_STOPS
+    + REBOOKED
+    + OWN_REPORT_AFTER_NOT_DONE
+    + TRANSFERS
+    + RESULTS
+    + PAST_TIME_CLAUSES
+)
+
+
+@_cases(ROWS)
+def test_claims_read_by_class(text: str, claims: set[tuple[str, bool]]) -> None:
+    assert _claims(text) == claims
