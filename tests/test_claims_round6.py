@@ -105,8 +105,45 @@ PAST_TIME_CLAUSES = [
     ("Before I book it, shall I take the deposit?", set()),
 ]
 
+# A heading that is one verb, or a thing and its verb, scopes the items below it; "Not booked"
+# makes each a booking not made.
+VERB_HEADINGS = [
+    (
+        "**Not booked**\n- The gum treatment — Dr. Ito is away that week.",
+        {("booking", False)},
+    ),
+    (
+        "**Max's grooming — booked**\n- Bath and nail trim with Sara, Friday 14 August at 10:00",
+        {("booking", True)},
+    ),
+]
+
+# Squeezed, slotted or pencilled in: a booking.
+FITTED_IN = [
+    ("I've slotted Biscuit in for a 4:10 check with Dr. Amos.", {("booking", True)}),
+    ("You're squeezed in with Marta at half nine tomorrow.", {("booking", True)}),
+]
+
+# A refill not done, said with the refill itself; refills left are the prescription's state.
+REFILLS = [
+    ("❌ Refill of the antihistamine — the prescription has run out", {("refill_request", False)}),
+    ("Nothing's been refilled yet, sorry.", {("refill_request", False)}),
+    ("You have no refills left on the cream.", set()),
+]
+
+# A class place given up is a cancellation.
+PLACES = [
+    ("I've given up your Tuesday rowing place.", {("cancellation", True)}),
+    ("Your Sunday yoga spot has been given up.", {("cancellation", True)}),
+    ("I couldn't give up your place; the class has started.", {("cancellation", False)}),
+]
+
 ROWS = (
-    HYPHENATED
+    VERB_HEADINGS
+    + FITTED_IN
+    + REFILLS
+    + PLACES
+    + HYPHENATED
     + COST_NOTHING
     + EMOJI_STOPS
     + REBOOKED

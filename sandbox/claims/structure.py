@@ -107,9 +107,12 @@ def units(text: str) -> list[Unit]:
             verb = None
             if lexicon().structure["overall_labels"].match(line):
                 out.append(Unit(label))
-            elif lexicon().structure["verb_labels"].match(label):
-                # "**Booked**" over "- Boiler service, Friday 9am": each item was booked.
-                verb, scope = label, scope or "done"
+            elif verbal := lexicon().structure["verb_labels"].match(label):
+                # "**Booked**" over "- Boiler service, Friday 9am": each item was booked;
+                # under "**Not booked**", each was not.
+                verb = verbal.group(1)
+                negative = verb.lower().startswith("not")
+                scope = "not_done" if negative else scope or "done"
             elif lexicon().structure["telegraphic"].match(label + " "):
                 # "## Booking confirmed" says what it heads.
                 out.append(Unit(_telegraphic(label)))
