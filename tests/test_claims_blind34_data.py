@@ -42,6 +42,7 @@ class Brief:
 BRIEFS = [
     Brief("claims_blind3.yaml", "b", 400, range(34, 41), 80, 90),
     Brief("claims_blind4.yaml", "d", 420, range(36, 43), 90, 100),
+    Brief("claims_blind5.yaml", "e", 420, range(36, 43), 90, 100),
 ]
 # What both briefs asked for.
 MIN_PER_STYLE = 20
