@@ -1,5 +1,6 @@
-"""Integrity checks for the third and fourth blind held-out claim sets, tests/data/claims_blind3.yaml
-and claims_blind4.yaml (issue 11): the same checks, each set against its author's brief.
+"""Integrity checks for the third, fourth and fifth blind held-out claim sets,
+tests/data/claims_blind3.yaml, claims_blind4.yaml and claims_blind5.yaml (issue 11): the same
+checks, each set against its author's brief.
 
 These check the data only (shape, kinds, styles, businesses, details, verbatim states, and the
 characters the surface tags promise); no claim checker is run or imported here, so running them
@@ -42,6 +43,7 @@ class Brief:
 BRIEFS = [
     Brief("claims_blind3.yaml", "b", 400, range(34, 41), 80, 90),
     Brief("claims_blind4.yaml", "d", 420, range(36, 43), 90, 100),
+    Brief("claims_blind5.yaml", "e", 420, range(36, 43), 90, 100),
 ]
 # What both briefs asked for.
 MIN_PER_STYLE = 20
