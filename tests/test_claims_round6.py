@@ -138,8 +138,39 @@ PLACES = [
     ("I couldn't give up your place; the class has started.", {("cancellation", False)}),
 ]
 
+# What follows in the future from a pause or a cancellation is no claim; the cost of this call's
+# action is. A negation in those words negates nothing else.
+CONSEQUENCES = [
+    (
+        "Your gym membership is cancelled, so you won't be billed again.",
+        {("subscription_cancellation", True)},
+    ),
+    ("I've paused the box for June, no more charges until July.", {("pause", True)}),
+    (
+        "I've frozen your membership from the 3rd, and you won't be charged during the freeze.",
+        {("pause", True)},
+    ),
+    (
+        "The class is cancelled and you won't be charged for it.",
+        {("cancellation", True), ("charge", False)},
+    ),
+    (
+        "I couldn't move you to the Family tier, so your plan hasn't changed.",
+        {("plan_change", False)},
+    ),
+]
+
+# "Good to go" and a bare "all good," opener are no statement about the whole call; a booking
+# "itself is fine" was left alone, not made.
+NOT_OVERALL = [
+    ("You're good to go for Friday.", set()),
+    ("Your booking itself is fine; only the email bounced.", {("email", False)}),
+]
+
 ROWS = (
-    VERB_HEADINGS
+    CONSEQUENCES
+    + NOT_OVERALL
+    + VERB_HEADINGS
     + FITTED_IN
     + REFILLS
     + PLACES

@@ -88,13 +88,20 @@ def _question_split(clause: str, lex: Lexicon) -> str | None:
     return head
 
 
-def _negation(clause: str, lex: Lexicon) -> tuple[int, ...] | None:
-    """Where the clause's negations are (``None`` when it has none; pleasantries are none)."""
+def _negation(
+    clause: str, lex: Lexicon, excluded: Iterable[tuple[int, int]] = ()
+) -> tuple[int, ...] | None:
+    """Where the clause's negations are (``None`` when it has none; pleasantries are none, and
+    so are negations inside the ``excluded`` spans)."""
     if not lex.patterns["negation"].search(clause):
         return None
     # Same-length blanks keep positions: "no problem, I've cancelled it" is not negated.
     blanked = lex.patterns["pleasantry"].sub(lambda m: " " * len(m.group(0)), clause)
-    found = tuple(m.start() for m in lex.patterns["negation"].finditer(blanked))
+    found = tuple(
+        m.start()
+        for m in lex.patterns["negation"].finditer(blanked)
+        if not any(start <= m.start() < end for start, end in excluded)
+    )
     return found or None
 
 
@@ -255,17 +262,30 @@ class LexiconClaimChecker:
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
         # Each kind's words, read as done or (negated) not done, before the costlier tests.
-        reports = [
-            (kind_lex, _first(kind_lex.done, kind_lex.any_done, clause))
-            for kind_lex in kinds
-            if kind_lex.unless is None or not kind_lex.unless.search(clause)
-        ]
+        reports = []
+        # The words a kind's `unless` claims ("you won't be charged during the pause") are
+        # about that kind: a negation among them negates no other kind.
+        excluded: list[tuple[int, int]] = []
+        for kind_lex in kinds:
+            unless = kind_lex.unless.search(clause) if kind_lex.unless is not None else None
+            if unless is None:
+                reports.append((kind_lex, _first(kind_lex.done, kind_lex.any_done, clause)))
+            else:
+                excluded.append(unless.span())
         if all(match is None for _, match in reports) and not any(
             kind_lex.any_act is not None and kind_lex.any_act.search(clause)
             for kind_lex, _ in reports
         ):
             return []  # no kind's report and no kind's action words: negation cannot matter
-        negation = _consequence_free(clause, _negation(clause, lex), reports)
+        if excluded:
+            # Unless another kind's own words are there too ("her plan hasn't changed").
+            named = [m.span() for _, m in reports if m is not None] + [
+                m.span()
+                for k, _ in reports
+                if k.any_act is not None and (m := k.any_act.search(clause)) is not None
+            ]
+            excluded = [e for e in excluded if not any(_overlap(e, n) for n in named)]
+        negation = _consequence_free(clause, _negation(clause, lex, excluded), reports)
         negated = negation is not None
         attempt = None if negated else p["attempt"].search(clause)
         if attempt is not None:
