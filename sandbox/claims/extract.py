@@ -279,12 +279,12 @@ class LexiconClaimChecker:
             return []  # no kind's report and no kind's action words: negation cannot matter
         if excluded:
             # Unless another kind's own words are there too ("her plan hasn't changed").
-            named = [m.span() for _, m in reports if m is not None] + [
+            words = [m.span() for _, m in reports if m is not None] + [
                 m.span()
                 for k, _ in reports
                 if k.any_act is not None and (m := k.any_act.search(clause)) is not None
             ]
-            excluded = [e for e in excluded if not any(_overlap(e, n) for n in named)]
+            excluded = [e for e in excluded if not any(_overlap(e, w) for w in words)]
         negation = _consequence_free(clause, _negation(clause, lex, excluded), reports)
         negated = negation is not None
         attempt = None if negated else p["attempt"].search(clause)
