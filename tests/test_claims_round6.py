@@ -167,8 +167,38 @@ NOT_OVERALL = [
     ("Your booking itself is fine; only the email bounced.", {("email", False)}),
 ]
 
+# The assistant's own refusal with a pronoun for its object: the last thing named that the verb
+# can act on ("applied it" is the credit's, not the note's named after it).
+PRONOUN_REFUSALS = [
+    (
+        "You were promised a $15 credit, but there's no note of that, so I haven't applied it.",
+        {("credit", False)},
+    ),
+    ("The parking fee is on the folio and I can't remove it.", {("fee_waiver", False)}),
+    ("That refund is above my limit, so I couldn't process it.", {("refund", False)}),
+    ("I've added a note about it.", {("note", True)}),
+]
+
+# The fee that stands was not waived; an offer that stands is no fee.
+FEE_STANDS = [
+    ("Nothing on the account says otherwise, so the $25 fee stands.", {("fee_waiver", False)}),
+    ("The offer still stands if you'd like it.", set()),
+]
+
+# One negation over actions joined by "or".
+OR_JOINED = [
+    ("I can't move it or cancel it from here.", {("reschedule", False), ("cancellation", False)}),
+    (
+        "So I haven't switched the plan or booked the engineer.",
+        {("plan_change", False), ("booking", False)},
+    ),
+]
+
 ROWS = (
-    CONSEQUENCES
+    PRONOUN_REFUSALS
+    + FEE_STANDS
+    + OR_JOINED
+    + CONSEQUENCES
     + NOT_OVERALL
     + VERB_HEADINGS
     + FITTED_IN

@@ -112,7 +112,8 @@ def _nearest(
 ) -> list[Any]:
     """Of several kinds in a negated clause, those it negates: when the clause was negated by
     its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
-    hours of the booking"); when only by a label or mark, the first kind named."""
+    hours of the booking"), and those joined to them by "or" ("I haven't charged or refunded
+    anything"); when only by a label or mark, the first kind named."""
     first = min(m[1].start() for m in matches)
     if negation is None or all(m[1].end() <= min(negation) for m in matches):
         # "Refund of June's payment -- not possible": when every kind is named before the
@@ -125,7 +126,6 @@ def _nearest(
             0 if start <= at < end else min(abs(start - at), abs(end - at)) for at in negation
         )
 
-    best = min(distance(m) for m in matches)
     own = [m for m in matches if not m[2] and distance(m) == 0]
     if own:
         # "The pause didn't cost anything": a kind whose own action words carry the negation
@@ -134,8 +134,27 @@ def _nearest(
         # A more specific kind read from the same words stays ("the order cancellation didn't
         # go through" is the cancellation's, not the order's).
         narrower = {k for m in own for k in more_specific.get(m[0].kind, ())}
-        return own + [m for m in matches if m[0].kind in narrower and m not in own]
-    return [m for m in matches if distance(m) <= best + 12]
+        kept = own + [m for m in matches if m[0].kind in narrower and m not in own]
+    else:
+        best = min(distance(m) for m in matches)
+        kept = [m for m in matches if distance(m) <= best + 12]
+    for m in sorted(matches, key=lambda m: m[1].start()):
+        if m not in kept and any(_or_joined(k[1], m[1]) for k in kept):
+            kept.append(m)
+    return kept
+
+
+# Between two verbs one negation governs: "cancel it or refund it", "charged or refunded".
+_OR_JOINED = re.compile(
+    r"(?:\s+(?:it|that|them|this|anything|(?:the|your|any) [\w-]+))?,?\s+(?:or|nor)\s+"
+    r"(?:(?:have|had|been|even|i|we)\s+)?",
+    re.I,
+)
+
+
+def _or_joined(kept: re.Match[str], other: re.Match[str]) -> bool:
+    between = kept.string[kept.end() : other.start()]
+    return 0 < len(between) <= 40 and _OR_JOINED.fullmatch(between) is not None
 
 
 def _first(patterns: Iterable[Gated], any_: Gated | None, clause: str) -> re.Match[str] | None:
@@ -492,12 +511,20 @@ def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
 
 
 def _pronoun_failure(clause: str, before: str, lex: Lexicon) -> list[Claim]:
-    """ "..., so it looks like it didn't go through": a not-done claim of the last thing named."""
+    """ "..., so it looks like it didn't go through", "so I haven't applied it": a not-done
+    claim of the last thing named (that the refusal's verb can act on)."""
     failed = lex.patterns["pronoun_failed"].search(clause)
+    objects: Iterable[str] = lex.pronoun_objects
     if failed is None:
-        return []
+        failed = lex.pronoun_refusal.search(clause)
+        if failed is None:
+            return []
+        objects = lex.pronoun_verbs.get(failed.group("verb").lower(), ())
     last, kind = -1, None
-    for candidate, pattern in lex.pronoun_objects.items():
+    for candidate in objects:
+        pattern = lex.pronoun_objects.get(candidate)
+        if pattern is None:
+            continue
         for match in pattern.finditer(before):
             if match.start() > last:
                 last, kind = match.start(), candidate

@@ -78,6 +78,9 @@ class Lexicon:
     cancel_kinds: tuple[str, ...]
     cancel_objects: dict[str, Gated]
     pronoun_objects: dict[str, Gated]
+    # The assistant's own refusal with a pronoun object, and the kinds each verb can act on.
+    pronoun_refusal: Gated
+    pronoun_verbs: dict[str, tuple[str, ...]]
     # specific kind -> (the general kinds it refines, the words that name it in a clause)
     specialise: dict[str, tuple[tuple[str, ...], Gated]]
     patterns: dict[str, Gated]
@@ -201,6 +204,8 @@ def lexicon() -> Lexicon:
         cancel_kinds=tuple(kinds_data["cancel_kinds"]),
         cancel_objects={k: compile_(v) for k, v in kinds_data["cancel_objects"].items()},
         pronoun_objects={k: compile_(v) for k, v in kinds_data["pronoun_objects"].items()},
+        pronoun_refusal=compile_(kinds_data["pronoun_refusals"]["refusal"]),
+        pronoun_verbs={k: tuple(v) for k, v in kinds_data["pronoun_refusals"]["verbs"].items()},
         specialise={
             k: (tuple(v["of"]), compile_(v["names"]))
             for k, v in kinds_data.get("specialise", {}).items()
