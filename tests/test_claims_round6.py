@@ -194,8 +194,22 @@ OR_JOINED = [
     ),
 ]
 
+# "check-up to 11:30" is no "up to" limit; "movd" is "moved"; a stay extended is a change of
+# its dates; notes left, recorded or in the notes.
+WORDS = [
+    ("I've moved your check-up to 11:30.", {("reschedule", True)}),
+    ("You can claim up to 3 refunds a year.", set()),
+    ("ok ur cleaning is movd to fri", {("reschedule", True)}),
+    ("He moves house on Friday.", set()),
+    ("Your booking has been extended to Sunday night.", {("reschedule", True)}),
+    ("I've left Priya a note to ring you.", {("note", True)}),
+    ("I've written it down in a note for the pharmacist.", {("note", True)}),
+    ("Your dietary request is in the notes.", {("note", True)}),
+]
+
 ROWS = (
-    PRONOUN_REFUSALS
+    WORDS
+    + PRONOUN_REFUSALS
     + FEE_STANDS
     + OR_JOINED
     + CONSEQUENCES
