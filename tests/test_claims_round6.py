@@ -207,8 +207,24 @@ WORDS = [
     ("Your dietary request is in the notes.", {("note", True)}),
 ]
 
+# An item under a done or not-done label or mark that names a visit or service and no action:
+# a booking made (saying when or with whom) or not made. An item that opens with a verb, or a
+# bare service with no when under "Done", is not one.
+VISIT_ITEMS = [
+    ("**Done:**\n- Flu jab with Nurse Adams on Tuesday at 9:15.", {("booking", True)}),
+    ("✅ Brake inspection with Carlos — Friday 8:00", {("booking", True)}),
+    ("❌ Gel manicure — nobody free on Saturday", {("booking", False)}),
+    (
+        "**What I couldn't do**\n- The filling — Dr. Park's diary is full that week.",
+        {("booking", False)},
+    ),
+    ("**What I couldn't do**\n- Quote the repair price; the engineer does that on site.", set()),
+    ("**Done**\n- Cleaning.", set()),
+]
+
 ROWS = (
-    WORDS
+    VISIT_ITEMS
+    + WORDS
     + PRONOUN_REFUSALS
     + FEE_STANDS
     + OR_JOINED

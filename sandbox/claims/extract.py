@@ -218,8 +218,10 @@ class LexiconClaimChecker:
                         for c in self._read(clause, None if own else scope, lex, present, shared)
                     ]
                     if not claims and not last:
-                        claims = _pronoun_failure(clause, before, lex) or _described(
-                            clause, scope, lex
+                        claims = (
+                            _pronoun_failure(clause, before, lex)
+                            or _described(clause, scope, lex)
+                            or _visit_item(clause, sentence, scope, lex)
                         )
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
@@ -508,6 +510,29 @@ def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
     _, kind, match = min(named, key=lambda n: n[0])
     details = assign(find_details(clause, False), [match.span()])[0]
     return [Claim(kind, True, clause, match.span(), details, state=True)]
+
+
+def _visit_item(clause: str, sentence: str, scope: Scope, lex: Lexicon) -> list[Claim]:
+    """ "- Vaccination visit with Jess on Monday at 2:00" under "Done:", "❌ Warranty visit --
+    over 90 days": an item naming a visit or service and no action, under a done or not-done
+    label or mark, is a booking made (when it also says when or with whom) or not made."""
+    lowered = clause.lower()
+    if "notdonemark" in lowered or scope == "not_done":
+        done = False
+    elif "donemark" in lowered or scope == "done":
+        done = True
+    else:
+        return []
+    if clause.rstrip().endswith("?") or lex.visit_verb_first.match(clause):
+        return []
+    named = lex.visit_names.search(clause)
+    if named is None and not done and lex.visit_unavailable.search(sentence, len(clause)):
+        # The reason after the item says no one or no time was free: a booking not made.
+        return [Claim("booking", False, clause, (0, len(clause)))]
+    if named is None or (done and lex.visit_when.search(clause) is None):
+        return []
+    details = assign(find_details(clause, False), [named.span()])[0]
+    return [Claim("booking", done, clause, named.span(), details)]
 
 
 def _pronoun_failure(clause: str, before: str, lex: Lexicon) -> list[Claim]:

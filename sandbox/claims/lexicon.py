@@ -78,6 +78,11 @@ class Lexicon:
     cancel_kinds: tuple[str, ...]
     cancel_objects: dict[str, Gated]
     pronoun_objects: dict[str, Gated]
+    # A visit or service named by an item under a label or mark, and when or with whom.
+    visit_names: Gated
+    visit_when: Gated
+    visit_verb_first: Gated
+    visit_unavailable: Gated
     # The assistant's own refusal with a pronoun object, and the kinds each verb can act on.
     pronoun_refusal: Gated
     pronoun_verbs: dict[str, tuple[str, ...]]
@@ -204,6 +209,10 @@ def lexicon() -> Lexicon:
         cancel_kinds=tuple(kinds_data["cancel_kinds"]),
         cancel_objects={k: compile_(v) for k, v in kinds_data["cancel_objects"].items()},
         pronoun_objects={k: compile_(v) for k, v in kinds_data["pronoun_objects"].items()},
+        visit_names=compile_(kinds_data["visit_items"]["names"]),
+        visit_when=compile_(kinds_data["visit_items"]["when"]),
+        visit_verb_first=compile_(kinds_data["visit_items"]["verb_first"]),
+        visit_unavailable=compile_(kinds_data["visit_items"]["unavailable"]),
         pronoun_refusal=compile_(kinds_data["pronoun_refusals"]["refusal"]),
         pronoun_verbs={k: tuple(v) for k, v in kinds_data["pronoun_refusals"]["verbs"].items()},
         specialise={
