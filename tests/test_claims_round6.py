@@ -222,8 +222,25 @@ VISIT_ITEMS = [
     ("**Done**\n- Cleaning.", set()),
 ]
 
+# A plain past after a clause about before this call is about then too; the assistant's own
+# words about this call are not.
+HISTORY_CARRIES = [
+    ("Your last service was on 3 May, and you were charged $120 for it.", set()),
+    ("Last time we came out, on the 4th, the $60 call-out was refunded.", set()),
+    (
+        "Your sister rang yesterday about the colour, but I haven't cancelled it yet.",
+        {("cancellation", False)},
+    ),
+    (
+        "I went to cancel the parcel you'd ordered for Monday, but the cancellation didn't go "
+        "through.",
+        {("order_cancellation", False)},
+    ),
+]
+
 ROWS = (
-    VISIT_ITEMS
+    HISTORY_CARRIES
+    + VISIT_ITEMS
     + WORDS
     + PRONOUN_REFUSALS
     + FEE_STANDS

@@ -200,6 +200,9 @@ class LexiconClaimChecker:
                 # Whether the clause before was an offer: looked up only when a bare verb needs it.
                 offered: bool | None = False
                 previous = ""
+                # Whether a clause before in the sentence was about before this call ("Your last
+                # alignment was on 8 October, and you were charged $90").
+                past = False
                 for clause in _clauses(sentence, lex):
                     # "I'll note it and put you through": the second verb shares the offer.
                     shared = False
@@ -215,8 +218,11 @@ class LexiconClaimChecker:
                     )
                     claims = [
                         _object(c, clause, before, lex)
-                        for c in self._read(clause, None if own else scope, lex, present, shared)
+                        for c in self._read(
+                            clause, None if own else scope, lex, present, shared, past
+                        )
                     ]
+                    past = past or _about_before(clause, lex)
                     if not claims and not last:
                         claims = (
                             _pronoun_failure(clause, before, lex)
@@ -271,6 +277,7 @@ class LexiconClaimChecker:
         lex: Lexicon,
         present: tuple[tuple[str, tuple[int, ...]], ...] | None = None,
         offered: bool = False,
+        past: bool = False,
     ) -> list[Claim]:
         p = lex.patterns
         if clause.rstrip().endswith("?"):
@@ -373,6 +380,8 @@ class LexiconClaimChecker:
             and bool(
                 (p["history"].search(clause) and not p["perfect"].search(clause))
                 or (p["past_passive"].search(clause) and not p["agent"].search(clause))
+                # A plain past after a clause about before the call is about then too.
+                or (past and not p["perfect"].search(clause) and not _FIRST_PERSON.search(clause))
             )
             and not (negated and p["own_refusal"].search(clause))
         )
@@ -444,6 +453,8 @@ class LexiconClaimChecker:
         ]
 
 
+# The assistant speaking of itself: "I haven't cancelled it yet" after "yesterday" is about now.
+_FIRST_PERSON = re.compile(r"\b(?:i|we)\b|\b(?:i|we)'", re.I)
 _AND_THEN = re.compile(r"\s(?:and|so)\s", re.I)
 
 
@@ -510,6 +521,22 @@ def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
     _, kind, match = min(named, key=lambda n: n[0])
     details = assign(find_details(clause, False), [match.span()])[0]
     return [Claim(kind, True, clause, match.span(), details, state=True)]
+
+
+def _about_before(clause: str, lex: Lexicon) -> bool:
+    """Whether ``clause`` is about before this call ("last time", "was charged on the 3rd")."""
+    p = lex.patterns
+    if _FIRST_PERSON.search(clause) and not _OPENS_WITH_BEFORE.match(clause):
+        return False  # "I went to cancel the delivery you'd requested": about this call
+    return bool(
+        (p["history"].search(clause) and not p["perfect"].search(clause))
+        or (p["past_passive"].search(clause) and not p["agent"].search(clause))
+    )
+
+
+_OPENS_WITH_BEFORE = re.compile(
+    r"\W*(?:last (?:time|week|month|year)|previously|back in|originally|earlier this)\b", re.I
+)
 
 
 def _visit_item(clause: str, sentence: str, scope: Scope, lex: Lexicon) -> list[Claim]:
