@@ -238,8 +238,27 @@ HISTORY_CARRIES = [
     ),
 ]
 
+# Paying: nothing new to pay, a deposit taken or put through, a charge declined, nothing charged
+# after a failed attempt; a reason after ", as" is its own clause.
+PAYMENTS = [
+    ("Your deposit carried over, so there's nothing more to pay.", {("charge", False)}),
+    ("Took the $30 booking deposit on your card.", {("charge", True)}),
+    ("I've put the $75 call-out payment through on your card.", {("charge", True)}),
+    ("I've placed the order, but the payment was declined.", {("order", True), ("charge", False)}),
+    (
+        "I tried to book the table, but your card was declined, so nothing was charged.",
+        {("booking", False), ("charge", False)},
+    ),
+    (
+        "I've released the held blender back into stock, as you've decided not to buy it.",
+        {("release", True)},
+    ),
+    ("I've released the reserved lamp back to the shelf.", {("release", True)}),
+]
+
 ROWS = (
-    HISTORY_CARRIES
+    PAYMENTS
+    + HISTORY_CARRIES
     + VISIT_ITEMS
     + WORDS
     + PRONOUN_REFUSALS
