@@ -256,8 +256,18 @@ PAYMENTS = [
     ("I've released the reserved lamp back to the shelf.", {("release", True)}),
 ]
 
+# A change written with an arrow in a line; "I did update" is "I updated"; a contact detail
+# that is now a new value was changed.
+CHANGES = [
+    ("**Done**\n- Tier: Standard → Premium, from the 1st", {("plan_change", True)}),
+    ("I did update the phone number on your file.", {("contact_update", True)}),
+    ("Your mobile number is now the one ending 4410.", {("contact_update", True)}),
+    ("Your number is now showing on the file.", set()),
+]
+
 ROWS = (
-    PAYMENTS
+    CHANGES
+    + PAYMENTS
     + HISTORY_CARRIES
     + VISIT_ITEMS
     + WORDS

@@ -123,7 +123,7 @@ def frame_patterns(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
             rf"\b(?:your|the) (?:[\w-]+ ){{0,2}}{objects} (?:is now|'s now|should now be|"
             rf"will now be|is (?:also )?now on|has now (?:moved|changed|switched))\b"
             # "now paused", "now cancelled", "now active": a state of the plan, not a new plan.
-            r"(?! (?:\w+ed|set|frozen|active|inactive|live|on hold|off|over|due|free)\b)"
+            r"(?! (?:\w+ed|\w+ing|set|frozen|active|inactive|live|on hold|off|over|due|free)\b)"
         )
     results = "|".join(f"(?:{r})" for r in data.get("results", []))
     failures = "|".join(f"(?:{r})" for r in data.get("failures", []))

@@ -119,6 +119,9 @@ def units(text: str) -> list[Unit]:
             continue
         if verb is not None and bullet:
             line = f"{verb} {line}"
+        if "→" in line or "->" in line or "=>" in line or "⇒" in line:
+            # "Plan: Fibre 300 → Fibre 500" in a line, as in a table cell: a change.
+            line = _arrow(line)
         inline = _INLINE_LABEL.match(line)
         if inline and lexicon().structure["not_a_label"].search(inline.group(1)):
             inline = None  # "Right, you're sorted: ..." is a sentence, read as one
