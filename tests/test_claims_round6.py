@@ -265,8 +265,18 @@ CHANGES = [
     ("Your number is now showing on the file.", set()),
 ]
 
+# Looking for a note that is not on the file is no note, made or not.
+NO_RECORD = [
+    ("I can't find any note of that promise, so the $30 fee stays.", {("fee_waiver", False)}),
+    (
+        "You said a $10 credit was promised. There isn't a note of it, so I haven't added it.",
+        {("credit", False)},
+    ),
+]
+
 ROWS = (
-    CHANGES
+    NO_RECORD
+    + CHANGES
     + PAYMENTS
     + HISTORY_CARRIES
     + VISIT_ITEMS
