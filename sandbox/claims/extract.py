@@ -200,9 +200,10 @@ class LexiconClaimChecker:
                 # Whether the clause before was an offer: looked up only when a bare verb needs it.
                 offered: bool | None = False
                 previous = ""
-                # Whether a clause before in the sentence was about before this call ("Your last
-                # alignment was on 8 October, and you were charged $90").
-                past = False
+                # The sentence's clauses so far: one about before this call makes a plain past
+                # after it history too ("Your last alignment was on 8 October, and you were
+                # charged $90"); read only when a clause reports an action.
+                earlier: list[str] = []
                 for clause in _clauses(sentence, lex):
                     # "I'll note it and put you through": the second verb shares the offer.
                     shared = False
@@ -219,10 +220,10 @@ class LexiconClaimChecker:
                     claims = [
                         _object(c, clause, before, lex)
                         for c in self._read(
-                            clause, None if own else scope, lex, present, shared, past
+                            clause, None if own else scope, lex, present, shared, earlier
                         )
                     ]
-                    past = past or _about_before(clause, lex)
+                    earlier.append(clause)
                     if not claims and not last:
                         claims = (
                             _pronoun_failure(clause, before, lex)
@@ -277,7 +278,7 @@ class LexiconClaimChecker:
         lex: Lexicon,
         present: tuple[tuple[str, tuple[int, ...]], ...] | None = None,
         offered: bool = False,
-        past: bool = False,
+        earlier: Iterable[str] = (),
     ) -> list[Claim]:
         p = lex.patterns
         if clause.rstrip().endswith("?"):
@@ -381,7 +382,11 @@ class LexiconClaimChecker:
                 (p["history"].search(clause) and not p["perfect"].search(clause))
                 or (p["past_passive"].search(clause) and not p["agent"].search(clause))
                 # A plain past after a clause about before the call is about then too.
-                or (past and not p["perfect"].search(clause) and not _FIRST_PERSON.search(clause))
+                or (
+                    not p["perfect"].search(clause)
+                    and not _FIRST_PERSON.search(clause)
+                    and any(_about_before(c, lex) for c in earlier)
+                )
             )
             and not (negated and p["own_refusal"].search(clause))
         )
