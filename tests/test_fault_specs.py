@@ -3,6 +3,8 @@ builds a fault from its task-file form and makes real tool calls in a real world
 
 from __future__ import annotations
 
+import math
+import random
 from typing import Any
 
 import pytest
@@ -85,9 +87,13 @@ def test_a_failed_call_reports_the_specs_error(name, extra, code, message):
     assert record.result == {"error": {"code": code, "message": message, "field": None}}
 
 
-def test_a_fault_on_another_tool_listed_first_does_not_hide_the_next():
-    faults = [Fault("set_reminder"), Fault("add_note")]
-    assert outcomes(faults, [NOTE]) == ["failed"]
+@pytest.mark.parametrize(
+    "first",
+    [Fault("set_reminder"), Fault("add_note", match={"customer_id": "CUS-1002"})],
+    ids=["on another tool", "matching other arguments"],
+)
+def test_a_fault_that_does_not_apply_listed_first_does_not_hide_the_next(first):
+    assert outcomes([first, Fault("add_note")], [NOTE]) == ["failed"]
 
 
 def test_an_injector_without_a_seed_draws_as_seed_zero():
@@ -103,3 +109,17 @@ def test_an_unknown_when_names_the_tool():
     with pytest.raises(FaultSpecError) as error:
         Fault.from_dict({"tool": "add_note", "when": {"every": 2}})
     assert str(error.value) == "fault on 'add_note': unknown 'when' {'every': 2}"
+
+
+def _first_draw(seed: int | str, tool: str) -> float:
+    """The draw of a tool's first valid call, as the injector takes it (see FaultInjector.check)."""
+    return random.Random(f"{seed}/{tool}/1").random()
+
+
+def test_a_probability_fault_fails_a_call_only_when_its_draw_is_below_p():
+    # P(draw < p) is p for a uniform draw: a draw equal to p does not fail, one just above it does.
+    draw = _first_draw(0, "add_note")
+    at = [Fault("add_note", "probability", p=draw)]
+    above = [Fault("add_note", "probability", p=math.nextafter(draw, 1.0))]
+    assert outcomes(at, [NOTE]) == ["ok"]
+    assert outcomes(above, [NOTE]) == ["failed"]
