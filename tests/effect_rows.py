@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from businesses import PUBLIC_DIR, initial_tables, load_set
@@ -22,14 +23,18 @@ def c(tool: str, **args: Any) -> tuple[str, dict[str, Any]]:
     return (tool, args)
 
 
-def _turns(calls, text: str) -> list[AssistantTurn]:
+def _turns(calls, text: str | Sequence[str]) -> list[AssistantTurn]:
     tool_calls = tuple(
         ToolCall(f"t{i}", name, json.dumps(args)) for i, (name, args) in enumerate(calls)
     )
-    return [AssistantTurn(tool_calls=tool_calls), AssistantTurn(text=text)]
+    # Several lines are several turns, each answered by the scripted caller in between.
+    lines = [text] if isinstance(text, str) else list(text)
+    return [AssistantTurn(tool_calls=tool_calls), *(AssistantTurn(text=t) for t in lines)]
 
 
-def run(task_id: str, calls, text: str = "Thanks, that's everything.") -> EpisodeResult:
+def run(
+    task_id: str, calls, text: str | Sequence[str] = "Thanks, that's everything."
+) -> EpisodeResult:
     task = TASKS[task_id]
     return asyncio.run(
         run_episode(
@@ -45,7 +50,7 @@ def violations(
     rule: str,
     task_id: str,
     calls,
-    text: str = "Thanks, that's everything.",
+    text: str | Sequence[str] = "Thanks, that's everything.",
     params: dict[str, Any] | None = None,
     rules: dict[str, dict[str, Any]] | None = None,
 ) -> list[Violation]:
