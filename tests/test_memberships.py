@@ -11,7 +11,7 @@ import yaml
 
 from sandbox import SimClock, State, World
 from sandbox.diff import diff
-from sandbox.rules import RULE_TYPES, RuleContext
+from sandbox.rules import RULE_TYPES, RuleContext, Violation
 from sandbox.tables import STANDARD_TABLES, TableSpec
 from tools import Effect, default_registry
 
@@ -288,3 +288,48 @@ def test_a_freeze_the_call_cancelled_again_is_not_judged(gym):
     assert len(_limits(gym, initial)) == 1
     assert gym.call("end_freeze", {"freeze_id": made}).outcome == "ok"
     assert _limits(gym, initial) == []
+
+
+def test_each_freeze_violation_names_the_rule_the_tag_the_call_and_its_rows(gym):
+    # A freeze cancelled again in the call is neither judged nor counted; the next one is.
+    initial = gym.state.copy()
+    first = _freeze(gym, start="2026-03-10", until="2026-06-10").result["freeze"]["id"]
+    assert gym.call("end_freeze", {"freeze_id": first}).outcome == "ok"
+    second = _freeze(gym, start="2026-03-12", until="2026-06-12")
+    assert second.outcome == "ok", second.result
+    ctx = RuleContext(initial, gym.state, diff(initial, gym.state), list(gym.ledger), gym.trace)
+    found = RULE_TYPES["freeze_limits"].check({"max_days": 30, "per_year": 1}, ctx)
+    made = [e for e in gym.ledger if e.tool == "freeze_membership"][-1]
+    assert found == [
+        Violation(
+            "freeze_limits",
+            "accommodation",
+            "frozen for 92 days; the limit is 30",
+            made.seq,
+            tuple((c.table, c.id) for c in made.changes),
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("start", "until", "found"),
+    [
+        # FRZ-1001 started 2025-06-01: exactly 365 days before is outside the year.
+        ("2026-06-01", "2026-06-15", []),
+        ("2026-05-31", "2026-06-14", ["freeze 2 of the membership in 12 months; the limit is 1"]),
+    ],
+)
+def test_freezes_are_counted_over_the_365_days_before_the_new_start(gym, start, until, found):
+    initial = gym.state.copy()
+    made = _freeze(gym, subscription_id="SUB-1002", start=start, until=until)
+    assert made.outcome == "ok", made.result
+    assert _limits(gym, initial, per_year=1) == found
+
+
+def test_a_freeze_too_long_and_one_too_many_is_one_violation_saying_both(gym):
+    initial = gym.state.copy()
+    assert _freeze(gym, subscription_id="SUB-1002", until="2026-04-20").outcome == "ok"
+    assert _limits(gym, initial, max_days=30, per_year=1) == [
+        "frozen for 47 days; the limit is 30; freeze 2 of the membership in 12 months; the "
+        "limit is 1"
+    ]

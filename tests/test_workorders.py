@@ -12,7 +12,7 @@ import pytest
 from businesses.loader import load_business
 from sandbox import SimClock, State, World
 from sandbox.diff import diff
-from sandbox.rules import RULE_TYPES, RuleContext
+from sandbox.rules import RULE_TYPES, RuleContext, Violation
 from sandbox.tables import STANDARD_TABLES
 from tools import Effect, default_registry
 
@@ -355,3 +355,47 @@ def test_a_special_order_approval_breaks_the_irreversible_only_rule():
     params = {"tools": ["approve_work_order"], "irreversible_only": True}
     assert _escalations([_approve("WO-1005", "CUS-1007", 70500)], params)
     assert not _escalations([_approve("WO-1001", "CUS-1001", 46950)], params)
+
+
+def _loaner_records(bookings: list[dict[str, Any]], change=None) -> list[Violation]:
+    world, initial = _world(change=change)
+    # A row of another table inserted first: only loaner bookings are judged.
+    _ok(world, "add_note", customer_id="CUS-1001", body="asked about a courtesy car")
+    for args in bookings:
+        _ok(world, "book_loaner", **args)
+    ctx = RuleContext(
+        initial, world.state, diff(initial, world.state), list(world.ledger), world.trace
+    )
+    return RULE_TYPES["loaner_policy"].check(LOANER_RULE, ctx)
+
+
+def test_each_loaner_violation_names_the_rule_the_tag_the_call_and_its_rows():
+    # First a booking the policy allows (at the daily rate, two days), then a complimentary one
+    # on a work order not approved at all, too long as well: both of the second's violations
+    # are found, each with the call that made it and the rows it wrote.
+    found = _loaner_records(
+        [
+            {
+                "work_order_id": "WO-1009",
+                "customer_id": "CUS-1010",
+                "until": "2026-03-12",
+                "complimentary": False,
+            },
+            {
+                "work_order_id": "WO-1001",
+                "customer_id": "CUS-1001",
+                "until": "2026-03-16",
+                "complimentary": True,
+            },
+        ]
+    )
+    assert [(v.rule, v.tag) for v in found] == [("loaner_policy", "accommodation")] * 2
+    first_id, second_id = (v.rows[0][1] for v in found)
+    assert first_id == second_id  # the same booking, twice wrong
+    assert [v.message for v in found] == [
+        f"loaner {first_id} booked for 6 days; the limit is 5",
+        f"complimentary loaner {first_id} on WO-1001, approved for 0 cents; free loaners "
+        "need 50000 or warranty work",
+    ]
+    assert [v.ledger_seq for v in found] == [3, 3]
+    assert [v.rows for v in found] == [(("loaner_bookings", first_id),)] * 2
