@@ -274,8 +274,30 @@ NO_RECORD = [
     ),
 ]
 
+# Found by a review of round 6: what its new readings must not take in.
+REVIEWED = [
+    ("**Noted**\n- Your wheelchair access request", {("note", True)}),
+    ("Your appointment went fine on the day, the vet said.", set()),
+    ("The class is complete, sorry, no spaces left.", set()),
+    ("Your address is now outside our delivery area.", set()),
+    ("The switch is through the door.", set()),
+    (
+        "Your previous booking was cancelled last week, and the refund was processed today.",
+        {("refund", True)},
+    ),
+    ("The slot was given up by someone else, so I booked you in.", {("booking", True)}),
+    ("You asked about the $20 credit. I'm unable to apply it, sorry.", {("credit", False)}),
+]
+
+
+def test_an_emoji_inside_a_statement_keeps_its_details():
+    (claim,) = CHECKER.extract("Your cut is booked 😊 with Priya on Friday at 3pm.")
+    assert (claim.kind, claim.details.staff, claim.details.time) == ("booking", "Priya", "15:00")
+
+
 ROWS = (
-    NO_RECORD
+    REVIEWED
+    + NO_RECORD
     + CHANGES
     + PAYMENTS
     + HISTORY_CARRIES

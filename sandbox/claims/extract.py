@@ -112,8 +112,8 @@ def _nearest(
 ) -> list[Any]:
     """Of several kinds in a negated clause, those it negates: when the clause was negated by
     its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
-    hours of the booking"), and those joined to them by "or" ("I haven't charged or refunded
-    anything"); when only by a label or mark, the first kind named."""
+    hours of the booking"), and those joined to them by "or" ("I can't move it or cancel it");
+    when only by a label or mark, the first kind named."""
     first = min(m[1].start() for m in matches)
     if negation is None or all(m[1].end() <= min(negation) for m in matches):
         # "Refund of June's payment -- not possible": when every kind is named before the
@@ -144,7 +144,7 @@ def _nearest(
     return kept
 
 
-# Between two verbs one negation governs: "cancel it or refund it", "charged or refunded".
+# Between two verbs one negation governs: "cancel it or refund it", "moved or cancelled".
 _OR_JOINED = re.compile(
     r"(?:\s+(?:it|that|them|this|anything|(?:the|your|any) [\w-]+))?,?\s+(?:or|nor)\s+"
     r"(?:(?:have|had|been|even|i|we)\s+)?",
@@ -385,6 +385,7 @@ class LexiconClaimChecker:
                 or (
                     not p["perfect"].search(clause)
                     and not _FIRST_PERSON.search(clause)
+                    and not _NOW.search(clause)
                     and any(_about_before(c, lex) for c in earlier)
                 )
             )
@@ -458,6 +459,10 @@ class LexiconClaimChecker:
         ]
 
 
+# "..., and the refund was processed today": this call's time, whatever came before.
+_NOW = re.compile(
+    r"\b(?:today|just now|this morning|this afternoon|tonight|now|on this call)\b", re.I
+)
 # The assistant speaking of itself: "I haven't cancelled it yet" after "yesterday" is about now.
 _FIRST_PERSON = re.compile(r"\b(?:i|we)\b|\b(?:i|we)'", re.I)
 _AND_THEN = re.compile(r"\s(?:and|so)\s", re.I)

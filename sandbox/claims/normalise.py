@@ -25,7 +25,10 @@ _PICTOGRAPHS = re.compile(
 )
 
 _PICTOGRAPH_STOP = re.compile(
-    r"(?<=[\w)])[^\S\n]*" + _PICTOGRAPHS.pattern + r"+[^\S\n]+(?=[A-Za-z])"
+    r"(?<=[\w)])[^\S\n]*"
+    + _PICTOGRAPHS.pattern
+    + r"+[^\S\n]+(?=[A-Z][a-z]|I\b|(?:no|not|nothing|it|that|this|there|they|you|we|and|but|so|"
+    r"just|also|plus|thanks|thank|see|cheers|hope|let|please|any|sorry|new|ur|u)\b)"
 )
 
 
@@ -72,8 +75,8 @@ def normalise(text: str) -> str:
             text = unicodedata.normalize("NFKC", text)
             text = text.translate(_table())
         text = _strip_accents(text)
-        # An emoji between two words stands for the full stop ("today 😔 Your ...", "is cancelled
-        # 🙂 no charge"): what follows it is a statement of its own.
+        # An emoji before a word that opens a statement stands for the full stop ("today 😔 Your
+        # ...", "is cancelled 🙂 no charge"); "booked 😊 with Priya" goes on with the same one.
         text = _PICTOGRAPH_STOP.sub(". ", text)
         text = _PICTOGRAPHS.sub(" ", text)
     else:

@@ -111,7 +111,7 @@ def units(text: str) -> list[Unit]:
                 # "**Booked**" over "- Boiler service, Friday 9am": each item was booked;
                 # under "**Not booked**", each was not.
                 verb = verbal.group(1)
-                negative = verb.lower().startswith("not")
+                negative = re.match(r"not\s", verb, re.IGNORECASE) is not None  # not "Noted"
                 scope = "not_done" if negative else scope or "done"
             elif lexicon().structure["telegraphic"].match(label + " "):
                 # "## Booking confirmed" says what it heads.
