@@ -3,7 +3,7 @@ times printed as themselves, never from the cache of naive ones."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -37,7 +37,7 @@ def test_anything_but_the_format_is_refused_with_the_format_named(text):
 
 def test_naive_and_aware_times_print_as_themselves():
     assert format_time(datetime(2026, 3, 10, 9, 5)) == "2026-03-10T09:05"
-    utc = datetime(2026, 3, 10, 9, 0, tzinfo=timezone.utc)
+    utc = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
     paris = datetime(2026, 3, 10, 10, 0, tzinfo=timezone(timedelta(hours=1)))
     assert utc == paris  # equal instants that print differently: no cache may answer for one
     assert [format_time(utc), format_time(paris)] == ["2026-03-10T09:00", "2026-03-10T10:00"]
