@@ -137,27 +137,17 @@ def test_claim_checker_on_each_half_of_the_second_blind_set(parity):
     assert m.total.precision >= floor[0] and m.total.recall >= floor[1]
 
 
-def test_claim_checker_on_the_third_blind_set():
-    m = _measure(BLIND3)
-    print("\n" + render("third blind set (scored once)", m))
-    assert m.total.precision >= BLIND3_FLOOR[0]
-    assert m.total.recall >= BLIND3_FLOOR[1]
-
-
-def test_claim_checker_on_the_fourth_blind_set():
-    m = _measure(BLIND4)
-    print("\n" + render("fourth blind set (scored once)", m))
-    assert m.messages == 421
-    assert m.total.precision >= BLIND4_FLOOR[0]
-    assert m.total.recall >= BLIND4_FLOOR[1]
-
-
-def test_claim_checker_on_the_fifth_blind_set():
-    m = _measure(BLIND5)
-    print("\n" + render("fifth blind set (scored once)", m))
-    assert m.messages == 439
-    assert m.total.precision >= BLIND5_FLOOR[0]
-    assert m.total.recall >= BLIND5_FLOOR[1]
+@pytest.mark.parametrize(
+    ("path", "messages", "floor"),
+    [(BLIND3, 406, BLIND3_FLOOR), (BLIND4, 421, BLIND4_FLOOR), (BLIND5, 439, BLIND5_FLOOR)],
+    ids=["third", "fourth", "fifth"],
+)
+def test_claim_checker_on_the_later_blind_sets(path, messages, floor):
+    m = _measure(path)
+    print("\n" + render(f"{path.name} (scored once)", m))
+    assert m.messages == messages
+    assert m.total.precision >= floor[0]
+    assert m.total.recall >= floor[1]
 
 
 def test_claims_of_kinds_the_sets_do_not_label_are_read_in_their_words_or_not_scored():

@@ -6,20 +6,7 @@ Every sentence here is new (written for this file, not copied from a labelled se
 
 from __future__ import annotations
 
-import pytest
-
-from sandbox.claims import LexiconClaimChecker
-
-CHECKER = LexiconClaimChecker()
-
-
-def _claims(text: str) -> set[tuple[str, bool]]:
-    return {(c.kind, c.done) for c in CHECKER.extract(text) if not c.state}
-
-
-def _cases(rows):
-    return pytest.mark.parametrize("text, claims", rows, ids=[r[0][:50] for r in rows])
-
+from tests.claim_rows import action_claims, claim_cases
 
 # "No X fee", "at no cost", "nothing's been charged": a charge not made, also beside a done
 # action in the same sentence.
@@ -234,6 +221,6 @@ ROWS = (
 )
 
 
-@_cases(ROWS)
+@claim_cases(ROWS)
 def test_claims_read_by_class(text, claims):
-    assert _claims(text) == claims
+    assert action_claims(text) == claims

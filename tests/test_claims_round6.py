@@ -7,20 +7,7 @@ Every sentence here is new: written for this file, not copied from a labelled se
 
 from __future__ import annotations
 
-import pytest
-
-from sandbox.claims import LexiconClaimChecker
-
-CHECKER = LexiconClaimChecker()
-
-
-def _claims(text: str) -> set[tuple[str, bool]]:
-    return {(c.kind, c.done) for c in CHECKER.extract(text) if not c.state}
-
-
-def _cases(rows):
-    return pytest.mark.parametrize("text, claims", rows, ids=[r[0][:60] for r in rows])
-
+from tests.claim_rows import CHECKER, action_claims, claim_cases
 
 # A hyphenated modifier is one word before the action's noun.
 HYPHENATED = [
@@ -323,6 +310,6 @@ ROWS = (
 )
 
 
-@_cases(ROWS)
+@claim_cases(ROWS)
 def test_claims_read_by_class(text: str, claims: set[tuple[str, bool]]) -> None:
-    assert _claims(text) == claims
+    assert action_claims(text) == claims

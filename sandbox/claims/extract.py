@@ -203,7 +203,7 @@ class LexiconClaimChecker:
                 # The sentence's clauses so far: one about before this call makes a plain past
                 # after it history too ("Your last alignment was on 8 October, and you were
                 # charged $90"); read only when a clause reports an action.
-                earlier: list[str] = []
+                earlier = _Earlier(lex)
                 for clause in _clauses(sentence, lex):
                     # "I'll note it and put you through": the second verb shares the offer.
                     shared = False
@@ -223,7 +223,7 @@ class LexiconClaimChecker:
                             clause, None if own else scope, lex, present, shared, earlier
                         )
                     ]
-                    earlier.append(clause)
+                    earlier.add(clause)
                     if not claims and not last:
                         claims = (
                             _pronoun_failure(clause, before, lex)
@@ -278,7 +278,7 @@ class LexiconClaimChecker:
         lex: Lexicon,
         present: tuple[tuple[str, tuple[int, ...]], ...] | None = None,
         offered: bool = False,
-        earlier: Iterable[str] = (),
+        earlier: _Earlier | None = None,
     ) -> list[Claim]:
         p = lex.patterns
         if clause.rstrip().endswith("?"):
@@ -378,15 +378,15 @@ class LexiconClaimChecker:
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
         history = (
             not labelled
-            and bool(
-                (p["history"].search(clause) and not p["perfect"].search(clause))
-                or (p["past_passive"].search(clause) and not p["agent"].search(clause))
+            and (
+                _dated_past(clause, lex)
                 # A plain past after a clause about before the call is about then too.
                 or (
-                    not p["perfect"].search(clause)
+                    earlier is not None
+                    and not p["perfect"].search(clause)
                     and not _FIRST_PERSON.search(clause)
                     and not _NOW.search(clause)
-                    and any(_about_before(c, lex) for c in earlier)
+                    and earlier.about_before()
                 )
             )
             and not (negated and p["own_refusal"].search(clause))
@@ -533,15 +533,41 @@ def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
     return [Claim(kind, True, clause, match.span(), details, state=True)]
 
 
-def _about_before(clause: str, lex: Lexicon) -> bool:
-    """Whether ``clause`` is about before this call ("last time", "was charged on the 3rd")."""
+def _dated_past(clause: str, lex: Lexicon) -> bool:
+    """Whether ``clause`` says when before this call ("last time", "was charged on the 3rd")."""
     p = lex.patterns
-    if _FIRST_PERSON.search(clause) and not _OPENS_WITH_BEFORE.match(clause):
-        return False  # "I went to cancel the delivery you'd requested": about this call
     return bool(
         (p["history"].search(clause) and not p["perfect"].search(clause))
         or (p["past_passive"].search(clause) and not p["agent"].search(clause))
     )
+
+
+def _about_before(clause: str, lex: Lexicon) -> bool:
+    """Whether ``clause`` is about before this call, not the assistant's own account of it."""
+    if _FIRST_PERSON.search(clause) and not _OPENS_WITH_BEFORE.match(clause):
+        return False  # "I went to cancel the delivery you'd requested": about this call
+    return _dated_past(clause, lex)
+
+
+class _Earlier:
+    """A sentence's clauses so far, and whether one is about before this call: each clause is
+    read at most once, and only when a later clause reports an action, so a long sentence stays
+    linear."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        self._lex = lex
+        self._clauses: list[str] = []
+        self._read = 0
+        self._found = False
+
+    def add(self, clause: str) -> None:
+        self._clauses.append(clause)
+
+    def about_before(self) -> bool:
+        while not self._found and self._read < len(self._clauses):
+            self._found = _about_before(self._clauses[self._read], self._lex)
+            self._read += 1
+        return self._found
 
 
 _OPENS_WITH_BEFORE = re.compile(
