@@ -47,6 +47,33 @@ _WINDOW_BREAK = re.compile(r"\s+")
 _CONTEXT = 240
 
 
+def _past_premise(clause: str, lex: Lexicon) -> str:
+    """The clause without the reason it opens with, when the reason reports nothing: "since the
+    booking was cancelled on the day" is a premise (empty), "because the clinic moved it, the
+    fee is waived" its main clause; the assistant's own reason ("since I've moved it") and a
+    reason's failure ("because the deposit didn't go through") are read as they stand."""
+    premise = lex.patterns["premise"].match(clause)
+    if premise is None:
+        return clause
+    rest = clause[premise.end() :]
+    if lex.patterns["premise_own"].match(clause):
+        return rest
+    comma = rest.find(", ")
+    if comma >= 0:
+        return rest[comma + 2 :]
+    return rest if lex.patterns["premise_failed"].search(rest) else ""
+
+
+def _blank_others(clause: str, others: Gated) -> str:
+    """The clause with what someone else did blanked out, positions kept ("the class you
+    cancelled on Monday" reads as "the class"...)."""
+    if others.search(clause) is None:
+        return clause
+    return others.sub(
+        lambda m: m.group(0)[: m.start(1) - m.start()] + " " * len(m.group(1)), clause
+    )
+
+
 _SENTENCE = re.compile(
     r"(?<=[.!?])(?<!\bdr\.)(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bst\.)(?<!\bno\.)\s+", re.I
 )
@@ -205,6 +232,9 @@ class LexiconClaimChecker:
                 # charged $90"); read only when a clause reports an action.
                 earlier = _Earlier(lex)
                 for clause in _clauses(sentence, lex):
+                    clause = _past_premise(clause, lex)
+                    if not clause:
+                        continue
                     # "I'll note it and put you through": the second verb shares the offer.
                     shared = False
                     if offered is not False and lex.patterns["bare_verb"].match(clause):
@@ -290,6 +320,8 @@ class LexiconClaimChecker:
         kinds = lex.cued(lowered, present)
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
+        clause = _blank_others(clause, p["others_doing"])
+        clause = p["caller_wish"].sub(lambda m: " " * len(m.group(0)), clause)
         # Each kind's words, read as done or (negated) not done, before the costlier tests.
         reports = []
         # The words a kind's `unless` claims ("you won't be charged during the pause") are
@@ -316,6 +348,8 @@ class LexiconClaimChecker:
             excluded = [e for e in excluded if not any(_overlap(e, w) for w in words)]
         negation = _consequence_free(clause, _negation(clause, lex, excluded), reports)
         negated = negation is not None
+        if negated and p["policy"].search(clause):
+            return []  # a rule for everyone, not something refused in this call
         attempt = None if negated else p["attempt"].search(clause)
         if attempt is not None:
             negated = not p["attempt_success"].search(clause)
@@ -399,6 +433,8 @@ class LexiconClaimChecker:
         offer_hit = p["not_a_claim"].search(clause)
         offer_at = len(clause) + 1 if offer_hit is None else offer_hit.start()
         if offered:
+            if negated:
+                return []  # "we'd send a new one at no cost": the offer's terms, no report
             offer_at = -1  # the clause before offered this one's action too
         if (
             negated

@@ -187,6 +187,12 @@ def lexicon() -> Lexicon:
         "no_record",
         "own_refusal",
         "pronoun_failed",
+        "premise",
+        "premise_own",
+        "premise_failed",
+        "caller_wish",
+        "others_doing",
+        "policy",
         "sms_words",
         "email_words",
     )

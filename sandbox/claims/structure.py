@@ -130,6 +130,11 @@ def units(text: str) -> list[Unit]:
             # "✅ Note added: late checkout": the mark scopes the line; what precedes the colon
             # is the item ("Note added"), not a label.
             inline = None
+        if inline and lexicon().structure["note_labels"].match(inline.group(1)):
+            # "Note added: no fringe this time": what follows is the note's text, whose own
+            # negations are what was noted, not about the note.
+            line = f"{inline.group(1)}. {inline.group(2)}"
+            inline = None
         if inline:
             known, label_scope = _label_scope(inline.group(1))
             if known and lexicon().structure["overall_labels"].match(inline.group(1)):
