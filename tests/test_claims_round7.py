@@ -125,7 +125,35 @@ HISTORY = [
     ("Your water softener service is scheduled for Friday with Ana Ruiz.", set()),
 ]
 
-ROWS = PLANS + PAYMENTS + PREMISES + OTHERS_DOING + NO_REPORT + WORDS + NOTE_LABELS + HISTORY
+# A "Before | Now" row whose value is a day or a time is a visit moved; someone else's room or
+# diary being booked is why a change failed, not a booking.
+MOVED_ROWS = [
+    (
+        "| | Before | Now |\n|---|---|---|\n| Beard trim | Fri 3 April, 4:00 pm | Sat 4 April, 9:00 am |",
+        {("reschedule", True)},
+    ),
+    ("| Class | Was | Now |\n|---|---|---|\n| Spin with Ola | Mon 7:00 | Mon 7:00 |", set()),
+    (
+        "I tried to extend your stay, but the Garden Room is booked that weekend.",
+        {("reschedule", False)},
+    ),
+    (
+        "You're booked on the Sunday climb, and Priya is booked solid on Monday.",
+        {("booking", True)},
+    ),
+]
+
+ROWS = (
+    MOVED_ROWS
+    + PLANS
+    + PAYMENTS
+    + PREMISES
+    + OTHERS_DOING
+    + NO_REPORT
+    + WORDS
+    + NOTE_LABELS
+    + HISTORY
+)
 
 
 @claim_cases(ROWS)
