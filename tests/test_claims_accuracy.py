@@ -54,7 +54,7 @@ BLIND4_FLOOR = (0.93, 0.92)  # after round 6, which tuned on it (0.939 / 0.924)
 # found with its own sentences. Development data from then on; the floor sits just under the
 # figure so a regression shows.
 BLIND5 = HERE / "claims_blind5.yaml"
-BLIND5_FLOOR = (0.95, 0.93)  # after round 7, which tuned on it (0.958 / 0.940)
+BLIND5_FLOOR = (0.95, 0.93)  # after round 7, which tuned on it (0.961 / 0.940)
 TARGET = (0.95, 0.93)
 
 

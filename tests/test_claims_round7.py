@@ -143,8 +143,20 @@ MOVED_ROWS = [
     ),
 ]
 
+# A booking left alone, a destination, a promise held back: no booking refused.
+LEFT_ALONE = [
+    ("Nothing's changed on your reservation, though.", set()),
+    ("The appointment itself hasn't been touched.", set()),
+    ("| Visit | Status |\n|---|---|\n| Boiler check, Fri | Still booked |", set()),
+    ("I couldn't add the discount to your booking, sorry.", {("credit", False)}),
+    ("The reminder didn't save against Friday's booking.", {("reminder", False)}),
+    ("I won't book anything until you've checked with your partner.", set()),
+    ("I couldn't book the Friday slot, it's gone.", {("booking", False)}),
+]
+
 ROWS = (
-    MOVED_ROWS
+    LEFT_ALONE
+    + MOVED_ROWS
     + PLANS
     + PAYMENTS
     + PREMISES

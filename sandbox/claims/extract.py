@@ -39,7 +39,8 @@ _CONSEQUENCE = re.compile(r"\band (?:(?:it|that|they|you|this)(?:'ll)? )?$", re.
 # report says someone will do is about them, not an offer of the action reported.
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whom)\b", re.I)
 _DESTINATION = re.compile(
-    r"\b(?:to|on|onto|into|in) (?:the|your|his|her|their|this|that) (?:[\w'-]+ )?$", re.I
+    r"\b(?:to|on|onto|into|in|against) (?:the|your|his|her|their|this|that|[\w-]+'s) (?:[\w'-]+ )?$",
+    re.I,
 )
 _TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
 _WINDOW_BREAK = re.compile(r"\s+")
@@ -385,6 +386,18 @@ class LexiconClaimChecker:
                 if m[1].start() <= attempt.end() + 40
                 and not _DESTINATION.search(clause, max(0, m[1].start() - 40), m[1].start())
             ]
+        if negated:
+            # "I couldn't apply it to the booking": a kind's bare noun as the destination of
+            # what failed is not what failed.
+            matches = [
+                m
+                for m in matches
+                if m[2] or not _DESTINATION.search(clause, max(0, m[1].start() - 40), m[1].start())
+            ]
+            if not matches:
+                return []
+            if p["deferred"].search(clause):
+                return []  # "I won't book it until you say": a promise, no refusal
         if negated and len(matches) > 1:
             matches = _nearest(matches, negation, lex.more_specific)
         if negation is not None and not any(

@@ -191,6 +191,7 @@ def lexicon() -> Lexicon:
         "premise_own",
         "premise_failed",
         "caller_wish",
+        "deferred",
         "others_doing",
         "policy",
         "sms_words",
