@@ -154,8 +154,17 @@ LEFT_ALONE = [
     ("I couldn't book the Friday slot, it's gone.", {("booking", False)}),
 ]
 
+# A booking said as the caller being in, or a person lined up; a reminder not to forget is no
+# negation.
+IN_AND_LINED_UP = [
+    ("woohoo you're in!! Tom at 9 tomorrow for the MOT", {("booking", True)}),
+    ("I've got a plumber lined up for Friday morning.", {("booking", True)}),
+    ("You're in for yoga with Sam at 7 🧘 don't forget a mat!", {("booking", True)}),
+]
+
 ROWS = (
-    LEFT_ALONE
+    IN_AND_LINED_UP
+    + LEFT_ALONE
     + MOVED_ROWS
     + PLANS
     + PAYMENTS
