@@ -1,7 +1,8 @@
 """Where OpsBench keeps what it can rebuild, and how it writes there.
 
-Two accelerators keep files here: compiled businesses (:mod:`businesses.cache`) and the
-analysis of the claim checker's patterns (:mod:`sandbox.claims.pattern_cache`). Each has its
+Three accelerators keep files here: compiled businesses (:mod:`businesses.cache`), the
+analysis of the claim checker's patterns (:mod:`sandbox.claims.pattern_cache`) and the code
+regular expressions compile to (:mod:`sandbox.regex_cache`). Each has its
 own folder under one root: ``$OPSBENCH_CACHE_DIR`` if set (``off`` turns every cache off),
 else ``$XDG_CACHE_HOME/opsbench`` or ``~/.cache/opsbench``. Nothing is written in the
 repository. Every entry is named by a hash of what it was built from, so a stale entry is

@@ -8,6 +8,10 @@ Every sentence here was written for this file (none is copied from a labelled se
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from sandbox.claims import LexiconClaimChecker
@@ -137,3 +141,24 @@ def test_a_frame_verb_is_given_as_base_past_participle_and_particle():
 def test_a_frame_without_objects_is_refused():
     with pytest.raises(ValueError, match="expected objects"):
         frame_patterns({"frames": [{"kind": "order", "verbs": ["place|placed|placed"]}]})
+
+
+def test_the_lexicon_patterns_are_the_same_under_every_hash_seed():
+    # The patterns key the on-disk pattern caches: built in set order, a fresh process would
+    # miss them whenever its hash seed ordered equal-length alternatives differently.
+    script = (
+        "import hashlib; from tests.test_claims_prefilter import lexicon_patterns; "
+        "text = '\\0'.join(p.pattern for p in lexicon_patterns()); "
+        "print(hashlib.sha256(text.encode()).hexdigest())"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(seen) == 1

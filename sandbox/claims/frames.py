@@ -49,15 +49,15 @@ class Verb:
     def any_form(self) -> str:
         stem = _stem(self)
         forms = {self.base, self.past, self.participle, self.base + "s", stem + "ing"}
-        return "(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + ")"
+        return "(?:" + "|".join(sorted(map(re.escape, forms), key=lambda p: (-len(p), p))) + ")"
 
     def done_form(self) -> str:
         forms = {self.past, self.participle}
-        return "(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + ")"
+        return "(?:" + "|".join(sorted(map(re.escape, forms), key=lambda p: (-len(p), p))) + ")"
 
 
 def _alternatives(words: list[str]) -> str:
-    return "(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + ")"
+    return "(?:" + "|".join(sorted(map(re.escape, words), key=lambda p: (-len(p), p))) + ")"
 
 
 def _stem(verb: Verb) -> str:
@@ -65,7 +65,9 @@ def _stem(verb: Verb) -> str:
 
 
 def _either(parts: set[str]) -> str:
-    return "(?:" + "|".join(sorted(parts, key=len, reverse=True)) + ")"
+    # Longest first; ties by text, so the pattern (and its cache keys) is the same in every
+    # process rather than in set order, which changes with the hash seed.
+    return "(?:" + "|".join(sorted(parts, key=lambda p: (-len(p), p))) + ")"
 
 
 def _with_particle(form: str, verb: Verb) -> str:

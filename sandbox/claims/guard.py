@@ -18,6 +18,7 @@ from typing import Any
 
 from sandbox.claims.pattern_cache import remembered
 from sandbox.claims.prefilter import Gated
+from sandbox.regex_cache import compile_cached
 
 try:  # pragma: no cover - the module exists on every supported Python
     from re import _parser as _sre_parse  # type: ignore[attr-defined]
@@ -220,10 +221,10 @@ def _compile(pattern: str, flags: int) -> re.Pattern[str]:
         rewritten,
     ):
         try:
-            return re.compile(candidate, flags)
+            return compile_cached(candidate, flags)
         except re.error:  # pragma: no cover - e.g. inline global flags, which must open it
             continue
-    return re.compile(pattern, flags)
+    return compile_cached(pattern, flags)
 
 
 __all__ = ["compile_guarded", "first_characters"]
