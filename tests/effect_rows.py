@@ -53,15 +53,19 @@ def violations(
     text: str | Sequence[str] = "Thanks, that's everything.",
     params: dict[str, Any] | None = None,
     rules: dict[str, dict[str, Any]] | None = None,
+    without: Sequence[str] = (),
 ) -> list[Violation]:
     """The violations of one rule type over one episode, with the business's parameters unless
-    overridden (``rules`` overrides other rules' parameters the rule reads)."""
+    overridden (``rules`` overrides other rules' parameters the rule reads; ``without`` names
+    rules the business is judged as not having)."""
     task = TASKS[task_id]
     result = run(task_id, calls, text)
     configured = {}
     for spec in task.business.rules:
         configured.setdefault(spec.rule, dict(spec.params))
     configured.update(rules or {})
+    for name in without:
+        configured.pop(name, None)
     ctx = RuleContext(
         result.initial,
         result.final,

@@ -1,5 +1,5 @@
-"""Integrity checks for the third, fourth and fifth blind held-out claim sets,
-tests/data/claims_blind3.yaml, claims_blind4.yaml and claims_blind5.yaml (issue 11): the same
+"""Integrity checks for the third to sixth blind held-out claim sets,
+tests/data/claims_blind3.yaml to claims_blind6.yaml (issue 11): the same
 checks, each set against its author's brief.
 
 These check the data only (shape, kinds, styles, businesses, details, verbatim states, and the
@@ -38,16 +38,30 @@ class Brief:
     per_business: range  # roughly even over the eleven businesses
     min_details_items: int
     min_typographic_negations: int
+    # The sixth set's pharmacy and internet-provider part was never written (its author
+    # stopped with nothing at the deadline): it covers the other nine businesses.
+    businesses: frozenset[str] = BUSINESSES
+    min_state_items: int = 60  # items whose state or history sentences are listed under `states`
+    min_per_style: int = 20
 
 
 BRIEFS = [
     Brief("claims_blind3.yaml", "b", 400, range(34, 41), 80, 90),
     Brief("claims_blind4.yaml", "d", 420, range(36, 43), 90, 100),
     Brief("claims_blind5.yaml", "e", 420, range(36, 43), 90, 100),
+    Brief(
+        "claims_blind6.yaml",
+        "f",
+        360,
+        range(36, 43),
+        90,
+        100,
+        BUSINESSES - {"pharmacy", "internet_provider"},
+        55,
+        15,  # 17 long and 18 table items
+    ),
 ]
 # What both briefs asked for.
-MIN_PER_STYLE = 20
-MIN_STATE_ITEMS = 60  # items whose state or history sentences are listed under `states`
 NO_CLAIM_SHARE = (0.12, 0.25)  # roughly 15% with no claim at all, never most of the set
 MIN_RUN_ONS = 1  # a message of 1,500+ characters with (almost) no sentence punctuation
 
@@ -83,7 +97,7 @@ def test_fields_and_businesses(items: list[dict], brief: Brief) -> None:
         assert len(set(item["style"])) == len(item["style"]), item["id"]
         assert isinstance(item["claims"], list), item["id"]
     per_business = Counter(i["business"] for i in items)
-    assert set(per_business) == BUSINESSES
+    assert set(per_business) == brief.businesses
     assert {b: n for b, n in per_business.items() if n not in brief.per_business} == {}
 
 
@@ -92,9 +106,9 @@ def test_every_kind_both_polarities_and_style_present(items: list[dict], brief: 
     assert {(k, d) for k in KINDS - {"overall"} for d in (True, False)} - set(pairs) == set()
     assert ("overall", True) in pairs and ("overall", False) in pairs
     styles = Counter(s for i in items for s in i["style"])
-    assert {s: styles[s] for s in STYLES if styles[s] < MIN_PER_STYLE} == {}
+    assert {s: styles[s] for s in STYLES if styles[s] < brief.min_per_style} == {}
     assert styles["details"] >= brief.min_details_items
-    assert sum(bool(i.get("states")) for i in items) >= MIN_STATE_ITEMS
+    assert sum(bool(i.get("states")) for i in items) >= brief.min_state_items
     # The no-claim items (offers, questions, state, reported speech) are deliberate traps.
     low, high = NO_CLAIM_SHARE
     assert low * len(items) <= sum(not i["claims"] for i in items) <= high * len(items)
