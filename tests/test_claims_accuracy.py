@@ -150,7 +150,7 @@ def test_claim_checker_on_each_half_of_the_second_blind_set(parity):
         (BLIND5, 439, BLIND5_FLOOR),
         (BLIND6, 362, BLIND6_FLOOR),
     ],
-    ids=["third", "fourth", "fifth"],
+    ids=["third", "fourth", "fifth", "sixth"],
 )
 def test_claim_checker_on_the_later_blind_sets(path, messages, floor):
     m = _measure(path)
