@@ -18,50 +18,27 @@ merged with what other processes wrote meanwhile.
 
 from __future__ import annotations
 
-import atexit
 import base64
 import hashlib
-import json
-import os
 import re
 import sys
-import threading
 from array import array
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from re import _compiler, _parser  # type: ignore[attr-defined]
 from typing import Any
 
-from sandbox.disk_cache import cache_folder, write_atomically
+from sandbox.disk_cache import EntryFile, cache_folder
 
 # Bump when the shape of an entry changes in a way the hashed sources would not catch.
 _FORMAT = b"opsbench-regex-code-1"
-# Past this many entries the file is rewritten with this process's entries only.
-_MAX_ENTRIES = 5000
 # The engine's constructor: (pattern, flags, code, groups, groupindex, indexgroup).
 _BUILD: Callable[..., re.Pattern[str]] = _compiler._sre.compile
 # Code words are kept as the bytes of an array of the engine's word size (a JSON list of
 # thousands of integers per pattern would cost more to read than the compiling it saves).
 _WORD = next((t for t in "IL" if array(t).itemsize == _compiler._sre.CODESIZE), None)
 
-_lock = threading.Lock()
 
-
-def _new_lock() -> None:
-    # A process forked while another thread held the lock would wait on it for ever.
-    global _lock
-    _lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_new_lock)
-_known: dict[str, Any] = {}
-_new: dict[str, Any] = {}
-_used: set[str] = set()
-_state = {"loaded": False, "registered": False}
-
-
-@cache
 def _file() -> Path | None:
     folder = cache_folder("regex")
     if folder is None:
@@ -74,12 +51,7 @@ def _file() -> Path | None:
     return folder / f"code-{digest.hexdigest()[:24]}.json"
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+ENTRIES = EntryFile(_file)
 
 
 def _key(pattern: str, flags: int) -> str:
@@ -111,17 +83,11 @@ def _build(pattern: str, entry: list[Any]) -> re.Pattern[str]:
 def compile_cached(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, its code read from the cache when an earlier process
     generated it, else generated now (checked against ``re.compile``) and kept for the next."""
-    path = _file()
-    if path is None or _WORD is None or flags & re.DEBUG:
+    if ENTRIES.path is None or _WORD is None or flags & re.DEBUG:
         return re.compile(pattern, flags)
     key = _key(pattern, flags)
-    with _lock:
-        if not _state["loaded"]:
-            _known.update(_read(path))
-            _state["loaded"] = True
-        _used.add(key)
-        entry = _known.get(key)
-    if entry is not None:
+    found, entry = ENTRIES.lookup(key)
+    if found:
         try:
             return _build(pattern, entry)
         except Exception:  # a broken or foreign entry: compile as usual, and replace it
@@ -137,26 +103,13 @@ def compile_cached(pattern: str, flags: int = 0) -> re.Pattern[str]:
     except Exception:  # an interpreter whose re works otherwise: no entry, same pattern
         return compiled
     if faithful:
-        with _lock:
-            _known[key] = _new[key] = entry
-            if not _state["registered"]:
-                atexit.register(save)
-                _state["registered"] = True
+        ENTRIES.add(key, entry)
     return compiled
 
 
 def save() -> None:
     """Write the entries generated in this process (run at exit; harmless to call twice)."""
-    path = _file()
-    with _lock:
-        if path is None or not _new:
-            return
-        merged = _read(path)
-        if len(merged) + len(_new) > _MAX_ENTRIES:
-            merged = {k: v for k, v in merged.items() if k in _used}
-        merged.update(_new)
-        _new.clear()
-    write_atomically(path, json.dumps(merged, sort_keys=True).encode())
+    ENTRIES.save()
 
 
-__all__ = ["compile_cached", "save"]
+__all__ = ["ENTRIES", "compile_cached", "save"]

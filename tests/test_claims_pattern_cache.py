@@ -17,11 +17,7 @@ from tests.test_claims_prefilter import lexicon_patterns
 
 def _new_process() -> None:
     """Forget what this process worked out or read, as a fresh process would start."""
-    pattern_cache._file.cache_clear()
-    pattern_cache._known.clear()
-    pattern_cache._new.clear()
-    pattern_cache._used.clear()
-    pattern_cache._state["loaded"] = False
+    pattern_cache.ENTRIES.forget()
 
 
 @pytest.fixture
@@ -161,7 +157,7 @@ def test_with_the_cache_off_nothing_is_kept(monkeypatch: pytest.MonkeyPatch) -> 
     for _ in range(2):
         pattern_cache.remembered("literals", "abc", 0, lambda: calls.append(1))
     assert calls == [1, 1]
-    assert pattern_cache._new == {}
+    assert pattern_cache.ENTRIES.new == {}
 
 
 def test_the_same_pattern_under_other_flags_is_another_entry(cache: Path) -> None:

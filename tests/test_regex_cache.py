@@ -17,11 +17,7 @@ from tests.test_claims_prefilter import lexicon_patterns
 
 def _new_process() -> None:
     """Forget what this process generated or read, as a fresh process would start."""
-    regex_cache._file.cache_clear()
-    regex_cache._known.clear()
-    regex_cache._new.clear()
-    regex_cache._used.clear()
-    regex_cache._state["loaded"] = False
+    regex_cache.ENTRIES.forget()
 
 
 @pytest.fixture
@@ -60,7 +56,7 @@ def test_a_later_process_builds_what_re_compile_gives(cache: Path) -> None:
         built = regex_cache.compile_cached(pattern, flags)
         assert built is not re.compile(pattern, flags)  # read back, not re's own cache
         _same(built, re.compile(pattern, flags))
-    assert not regex_cache._new  # every one was read, none generated again
+    assert not regex_cache.ENTRIES.new  # every one was read, none generated again
 
 
 def test_every_lexicon_pattern_reads_back_as_compiled(cache: Path) -> None:
@@ -72,7 +68,7 @@ def test_every_lexicon_pattern_reads_back_as_compiled(cache: Path) -> None:
     for (pattern, flags), expected in zip(patterns, first, strict=True):
         again = _compile(pattern, flags)
         assert again == expected and again.groupindex == expected.groupindex
-    assert not regex_cache._new
+    assert not regex_cache.ENTRIES.new
 
 
 def test_a_broken_entry_or_file_is_compiled_as_usual(cache: Path) -> None:
@@ -96,4 +92,4 @@ def test_off_means_re_compile(monkeypatch: pytest.MonkeyPatch) -> None:
     _new_process()
     pattern, flags = SAMPLES[1]
     assert regex_cache.compile_cached(pattern, flags) is re.compile(pattern, flags)
-    assert not regex_cache._new
+    assert not regex_cache.ENTRIES.new

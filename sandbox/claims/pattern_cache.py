@@ -17,45 +17,21 @@ the process exits, merged with what other processes wrote meanwhile.
 
 from __future__ import annotations
 
-import atexit
 import hashlib
-import json
-import os
 import sys
-import threading
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import TypeVar, cast
 
-from sandbox.disk_cache import cache_folder, write_atomically
+from sandbox.disk_cache import EntryFile, cache_folder
 
 # A value JSON keeps as it is: a string, a list of strings or None.
 Value = TypeVar("Value")
 # Bump when the meaning or shape of an entry changes in a way the code hash would not catch.
 _FORMAT = b"opsbench-pattern-analysis-1"
-# Past this many entries a file is rewritten with this process's entries only, so patterns
-# removed from the lexicon do not pile up.
-_MAX_ENTRIES = 5000
 _HERE = Path(__file__).resolve().parent
 
-_lock = threading.Lock()
 
-
-def _new_lock() -> None:
-    # A process forked while another thread held the lock would wait on it for ever.
-    global _lock
-    _lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_new_lock)
-_known: dict[str, object] = {}
-_new: dict[str, object] = {}
-_used: set[str] = set()
-_state = {"loaded": False, "registered": False}
-
-
-@cache
 def _file() -> Path | None:
     folder = cache_folder("claims")
     if folder is None:
@@ -66,12 +42,7 @@ def _file() -> Path | None:
     return folder / f"patterns-{digest.hexdigest()[:24]}.json"
 
 
-def _read(path: Path) -> dict[str, object]:
-    try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+ENTRIES = EntryFile(_file)
 
 
 def _key(analysis: str, pattern: str, flags: int) -> str:
@@ -83,38 +54,20 @@ def remembered(analysis: str, pattern: str, flags: int, work_out: Callable[[], V
     """The result of ``work_out()`` (a JSON string, list of strings or None), the analysis named
     ``analysis`` of ``pattern`` under ``flags``: read from the cache when an earlier process
     worked it out, else worked out now and kept for the next one."""
-    path = _file()
-    if path is None:
+    if ENTRIES.path is None:
         return work_out()
     key = _key(analysis, pattern, flags)
-    with _lock:
-        if not _state["loaded"]:
-            _known.update(_read(path))
-            _state["loaded"] = True
-        _used.add(key)
-        if key in _known:
-            return cast(Value, _known[key])
+    found, known = ENTRIES.lookup(key)
+    if found:
+        return cast(Value, known)
     value = work_out()
-    with _lock:
-        _known[key] = _new[key] = value
-        if not _state["registered"]:
-            atexit.register(save)
-            _state["registered"] = True
+    ENTRIES.add(key, value)
     return value
 
 
 def save() -> None:
     """Write the entries worked out in this process (run at exit; harmless to call twice)."""
-    path = _file()
-    with _lock:
-        if path is None or not _new:
-            return
-        merged = _read(path)
-        if len(merged) + len(_new) > _MAX_ENTRIES:
-            merged = {k: v for k, v in merged.items() if k in _used}
-        merged.update(_new)
-        _new.clear()
-    write_atomically(path, json.dumps(merged, sort_keys=True).encode())
+    ENTRIES.save()
 
 
-__all__ = ["remembered", "save"]
+__all__ = ["ENTRIES", "remembered", "save"]
