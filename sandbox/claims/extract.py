@@ -12,195 +12,70 @@ details stated nearest its words (:mod:`.details`). Linear in the length of the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
 
+from sandbox.claims.clauses import (
+    blank_others,
+    consequence_free,
+    first_match,
+    message_kind,
+    negated_kinds,
+    negations_in,
+    split_clauses,
+    split_sentences,
+    statement_before_question,
+    without_premise,
+)
+from sandbox.claims.descriptions import (
+    FIRST_PERSON,
+    NOW,
+    Earlier,
+    as_object_kind,
+    dated_past,
+    described_state,
+    pronoun_failure,
+    visit_item,
+)
 from sandbox.claims.details import assign, find_details
 from sandbox.claims.lexicon import Lexicon, lexicon
 from sandbox.claims.normalise import normalise
-from sandbox.claims.prefilter import Gated
 from sandbox.claims.spelling import correct
-from sandbox.claims.structure import Scope, Unit, units
+from sandbox.claims.structure import Scope, units
 from sandbox.claims.types import Claim, Details
 
 _CHANGES = frozenset({"reschedule", "plan_change"})
+
+
 # The details that say when: a claim states them together or takes none from elsewhere.
 _WHEN = ("date", "weekday", "time")
+
+
 # What opens a clause inside another: a negation after it is about what it describes.
 _COMPLEMENT = re.compile(
     r"\b(?:that|saying|about|mentioning|explaining|asking|to say|which|who|where|while|"
     r"for the (?:days?|time|weeks?|hours?|period|nights?))\b",
     re.I,
 )
+
+
 # "is ordered and will be ready": what follows "and" after a report is its consequence.
 _CONSEQUENCE = re.compile(r"\band (?:(?:it|that|they|you|this)(?:'ll)? )?$", re.I)
+
+
 # "put you through to the dispatcher, who can tell you ...": what a relative clause after the
 # report says someone will do is about them, not an offer of the action reported.
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whom)\b", re.I)
+
+
 _DESTINATION = re.compile(
     r"\b(?:to|on|onto|into|in|against) (?:the|your|his|her|their|this|that|[\w-]+'s) (?:[\w'-]+ )?$",
     re.I,
 )
-_TAIL_SPLIT = re.compile(r",\s+|\s+[—-]\s+")
-_WINDOW_BREAK = re.compile(r"\s+")
+
+
 # How far back "it" may refer: enough for the sentence before, bounded to keep reading linear.
 _CONTEXT = 240
-
-
-def _past_premise(clause: str, lex: Lexicon) -> str:
-    """The clause without the reason it opens with, when the reason reports nothing: "since the
-    booking was cancelled on the day" is a premise (empty), "because the clinic moved it, the
-    fee is waived" its main clause; the assistant's own reason ("since I've moved it") and a
-    reason's failure ("because the deposit didn't go through") are read as they stand."""
-    premise = lex.patterns["premise"].match(clause)
-    if premise is None:
-        return clause
-    rest = clause[premise.end() :]
-    if lex.patterns["premise_own"].match(clause):
-        return rest
-    comma = rest.find(", ")
-    if comma >= 0:
-        return rest[comma + 2 :]
-    return rest if lex.patterns["premise_failed"].search(rest) else ""
-
-
-def _blank_others(clause: str, others: Gated) -> str:
-    """The clause with what someone else did blanked out, positions kept ("the class you
-    cancelled on Monday" reads as "the class"...)."""
-    if others.search(clause) is None:
-        return clause
-    return others.sub(
-        lambda m: m.group(0)[: m.start(1) - m.start()] + " " * len(m.group(1)), clause
-    )
-
-
-_SENTENCE = re.compile(
-    r"(?<=[.!?])(?<!\bdr\.)(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bst\.)(?<!\bno\.)\s+", re.I
-)
-
-
-def _sentences(unit: Unit) -> list[str]:
-    return [s for s in _SENTENCE.split(unit.text) if s.strip()]
-
-
-def _clauses(sentence: str, lex: Lexicon) -> Iterable[str]:
-    for part in lex.patterns["split"].split(sentence):
-        part = part.strip() if part else ""
-        if not part:
-            continue
-        if len(part) <= lex.max_clause_chars:
-            yield part
-            continue
-        # A run-on without punctuation: read it in windows cut at spaces.
-        start = 0
-        while start < len(part):
-            end = min(len(part), start + lex.max_clause_chars)
-            if end < len(part):
-                space = part.rfind(" ", start + 1, end)
-                end = space if space > start else end
-            yield part[start:end].strip()
-            start = end
-
-
-def _question_split(clause: str, lex: Lexicon) -> str | None:
-    """For a clause ending in "?": the statement before a closing question, or ``None``."""
-    pieces = list(_TAIL_SPLIT.finditer(clause))
-    if not pieces:
-        return None
-    head = clause[: pieces[-1].start()]
-    tail = clause[pieces[-1].end() :]
-    opener = lex.structure["question_openers"]
-    if opener.search(head) or not opener.search(tail):
-        return None
-    return head
-
-
-def _negation(
-    clause: str, lex: Lexicon, excluded: Iterable[tuple[int, int]] = ()
-) -> tuple[int, ...] | None:
-    """Where the clause's negations are (``None`` when it has none; pleasantries are none, and
-    so are negations inside the ``excluded`` spans)."""
-    if not lex.patterns["negation"].search(clause):
-        return None
-    # Same-length blanks keep positions: "no problem, I've cancelled it" is not negated.
-    blanked = lex.patterns["pleasantry"].sub(lambda m: " " * len(m.group(0)), clause)
-    found = tuple(
-        m.start()
-        for m in lex.patterns["negation"].finditer(blanked)
-        if not any(start <= m.start() < end for start, end in excluded)
-    )
-    return found or None
-
-
-def _nearest(
-    matches: list[Any],
-    negation: tuple[int, ...] | None,
-    more_specific: Mapping[str, frozenset[str]],
-) -> list[Any]:
-    """Of several kinds in a negated clause, those it negates: when the clause was negated by
-    its own words, the kinds nearest the negation ("couldn't be refunded, as it's within 24
-    hours of the booking"), and those joined to them by "or" ("I can't move it or cancel it");
-    when only by a label or mark, the first kind named."""
-    first = min(m[1].start() for m in matches)
-    if negation is None or all(m[1].end() <= min(negation) for m in matches):
-        # "Refund of June's payment -- not possible": when every kind is named before the
-        # negation, the first is the head of what it negates.
-        return [m for m in matches if m[1].start() == first]
-
-    def distance(m) -> int:  # type: ignore[no-untyped-def]
-        start, end = m[1].span()
-        return min(
-            0 if start <= at < end else min(abs(start - at), abs(end - at)) for at in negation
-        )
-
-    own = [m for m in matches if not m[2] and distance(m) == 0]
-    if own:
-        # "The pause didn't cost anything": a kind whose own action words carry the negation
-        # is what it negates; a kind merely named beside it is not. (A report's longer span
-        # can take in a negation that is not its own: "the refund nor the credit has gone".)
-        # A more specific kind read from the same words stays ("the order cancellation didn't
-        # go through" is the cancellation's, not the order's).
-        narrower = {k for m in own for k in more_specific.get(m[0].kind, ())}
-        kept = own + [m for m in matches if m[0].kind in narrower and m not in own]
-    else:
-        best = min(distance(m) for m in matches)
-        kept = [m for m in matches if distance(m) <= best + 12]
-    for m in sorted(matches, key=lambda m: m[1].start()):
-        if m not in kept and any(_or_joined(k[1], m[1]) for k in kept):
-            kept.append(m)
-    return kept
-
-
-# Between two verbs one negation governs: "cancel it or refund it", "moved or cancelled".
-_OR_JOINED = re.compile(
-    r"(?:\s+(?:it|that|them|this|anything|(?:the|your|any) [\w-]+))?,?\s+(?:or|nor)\s+"
-    r"(?:(?:have|had|been|even|i|we)\s+)?",
-    re.I,
-)
-
-
-def _or_joined(kept: re.Match[str], other: re.Match[str]) -> bool:
-    between = kept.string[kept.end() : other.start()]
-    return 0 < len(between) <= 40 and _OR_JOINED.fullmatch(between) is not None
-
-
-def _first(patterns: Iterable[Gated], any_: Gated | None, clause: str) -> re.Match[str] | None:
-    """The match of the first of ``patterns`` that matches (in lexicon order)."""
-    if any_ is not None and any_.search(clause) is None:
-        return None  # none of them can match: one search instead of one per pattern
-    for pattern in patterns:
-        match = pattern.search(clause)
-        if match:
-            return match
-    return None
-
-
-def _channel(clause: str, lex: Lexicon) -> str:
-    """``sms`` or ``email`` when the clause names one channel only, else ``message``."""
-    sms = bool(lex.patterns["sms_words"].search(clause))
-    email = bool(lex.patterns["email_words"].search(clause))
-    return "sms" if sms and not email else "email" if email and not sms else "message"
 
 
 class LexiconClaimChecker:
@@ -219,7 +94,7 @@ class LexiconClaimChecker:
         present = lex.present(" ".join(u.text for u in read).lower())
         for unit in read:
             before = ""  # the unit's text read so far (its tail is what "it" can refer to)
-            for number, sentence in enumerate(_sentences(unit)):
+            for number, sentence in enumerate(split_sentences(unit)):
                 # A label or mark scopes the item it opens; later sentences explain it.
                 scope = unit.scope if number == 0 else None
                 last: list[Claim] = []
@@ -231,9 +106,9 @@ class LexiconClaimChecker:
                 # The sentence's clauses so far: one about before this call makes a plain past
                 # after it history too ("Your last alignment was on 8 October, and you were
                 # charged $90"); read only when a clause reports an action.
-                earlier = _Earlier(lex)
-                for clause in _clauses(sentence, lex):
-                    clause = _past_premise(clause, lex)
+                earlier = Earlier(lex)
+                for clause in split_clauses(sentence, lex):
+                    clause = without_premise(clause, lex)
                     if not clause:
                         continue
                     # "I'll note it and put you through": the second verb shares the offer.
@@ -249,7 +124,7 @@ class LexiconClaimChecker:
                         scope == "not_done" and bool(last) and lex.patterns["agent"].search(clause)
                     )
                     claims = [
-                        _object(c, clause, before, lex)
+                        as_object_kind(c, clause, before, lex)
                         for c in self._read(
                             clause, None if own else scope, lex, present, shared, earlier
                         )
@@ -257,9 +132,9 @@ class LexiconClaimChecker:
                     earlier.add(clause)
                     if not claims and not last:
                         claims = (
-                            _pronoun_failure(clause, before, lex)
-                            or _described(clause, scope, lex)
-                            or _visit_item(clause, sentence, scope, lex)
+                            pronoun_failure(clause, before, lex)
+                            or described_state(clause, scope, lex)
+                            or visit_item(clause, sentence, scope, lex)
                         )
                     before = (before + " " + clause)[-_CONTEXT:]
                     if last and (
@@ -309,11 +184,11 @@ class LexiconClaimChecker:
         lex: Lexicon,
         present: tuple[tuple[str, tuple[int, ...]], ...] | None = None,
         offered: bool = False,
-        earlier: _Earlier | None = None,
+        earlier: Earlier | None = None,
     ) -> list[Claim]:
         p = lex.patterns
         if clause.rstrip().endswith("?"):
-            head = _question_split(clause.rstrip(), lex)
+            head = statement_before_question(clause.rstrip(), lex)
             if head is None:
                 return []  # a question reports nothing
             clause = head
@@ -321,7 +196,7 @@ class LexiconClaimChecker:
         kinds = lex.cued(lowered, present)
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
-        clause = _blank_others(clause, p["others_doing"])
+        clause = blank_others(clause, p["others_doing"])
         clause = p["caller_wish"].sub(lambda m: " " * len(m.group(0)), clause)
         # Each kind's words, read as done or (negated) not done, before the costlier tests.
         reports = []
@@ -331,7 +206,7 @@ class LexiconClaimChecker:
         for kind_lex in kinds:
             unless = kind_lex.unless.search(clause) if kind_lex.unless is not None else None
             if unless is None:
-                reports.append((kind_lex, _first(kind_lex.done, kind_lex.any_done, clause)))
+                reports.append((kind_lex, first_match(kind_lex.done, kind_lex.any_done, clause)))
             else:
                 excluded.append(unless.span())
         if all(match is None for _, match in reports) and not any(
@@ -347,7 +222,7 @@ class LexiconClaimChecker:
                 if k.any_act is not None and (m := k.any_act.search(clause)) is not None
             ]
             excluded = [e for e in excluded if not any(_overlap(e, w) for w in words)]
-        negation = _consequence_free(clause, _negation(clause, lex, excluded), reports)
+        negation = consequence_free(clause, negations_in(clause, lex, excluded), reports)
         negated = negation is not None
         if negated and p["policy"].search(clause):
             return []  # a rule for everyone, not something refused in this call
@@ -360,7 +235,7 @@ class LexiconClaimChecker:
         matches = []
         for kind_lex, match in reports:
             if match is None and (negated or marked_done):
-                match = _first(kind_lex.act, kind_lex.any_act, clause)
+                match = first_match(kind_lex.act, kind_lex.any_act, clause)
                 if match is not None:
                     matches.append((kind_lex, match, False))
             elif match is not None:
@@ -399,7 +274,7 @@ class LexiconClaimChecker:
             if p["deferred"].search(clause):
                 return []  # "I won't book it until you say": a promise, no refusal
         if negated and len(matches) > 1:
-            matches = _nearest(matches, negation, lex.more_specific)
+            matches = negated_kinds(matches, negation, lex.more_specific)
         if negation is not None and not any(
             m[1].start() <= at < m[1].end() for m in matches for at in negation
         ):
@@ -426,13 +301,13 @@ class LexiconClaimChecker:
         history = (
             not labelled
             and (
-                _dated_past(clause, lex)
+                dated_past(clause, lex)
                 # A plain past after a clause about before the call is about then too.
                 or (
                     earlier is not None
                     and not p["perfect"].search(clause)
-                    and not _FIRST_PERSON.search(clause)
-                    and not _NOW.search(clause)
+                    and not FIRST_PERSON.search(clause)
+                    and not NOW.search(clause)
                     and earlier.about_before()
                 )
             )
@@ -487,7 +362,7 @@ class LexiconClaimChecker:
                 continue  # "I can put you on Monday with no fee": a hypothetical, not a report
             if not negated and offer and not (kind_lex.future and kind_lex.future.search(clause)):
                 continue
-            kind = _channel(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
+            kind = message_kind(clause, lex) if kind_lex.kind == "message" else kind_lex.kind
             claims.append(
                 Claim(
                     kind,
@@ -508,37 +383,6 @@ class LexiconClaimChecker:
         ]
 
 
-# "..., and the refund was processed today": this call's time, whatever came before.
-_NOW = re.compile(
-    r"\b(?:today|just now|this morning|this afternoon|tonight|now|on this call)\b", re.I
-)
-# The assistant speaking of itself: "I haven't cancelled it yet" after "yesterday" is about now.
-_FIRST_PERSON = re.compile(r"\b(?:i|we)\b|\b(?:i|we)'", re.I)
-_AND_THEN = re.compile(r"\s(?:and|so)\s", re.I)
-
-
-def _consequence_free(
-    clause: str, negation: tuple[int, ...] | None, reports: list[Any]
-) -> tuple[int, ...] | None:
-    """The negations that are about the clause's report: "Order #2098 is cancelled and won't
-    ship" -- a negation after "and", past a report of an action, that names no kind's action
-    itself says what follows from the report, not that it failed."""
-    if negation is None:
-        return None
-    ends = [match.end() for _, match in reports if match is not None]
-    if not ends:
-        return negation
-    conj = _AND_THEN.search(clause, min(ends))
-    if conj is None or conj.end() > min(negation):
-        return negation
-    tail = clause[conj.end() :]
-    if any(k.any_act is not None and k.any_act.search(tail) for k, _ in reports):
-        return negation
-    if any(match is not None and match.start() >= conj.end() for _, match in reports):
-        return negation
-    return None
-
-
 def _own_reports(claims: list[Claim], last: list[Claim], clause: str, lex: Lexicon) -> list[Claim]:
     """Of the claims read after a not-done item or a failed attempt, the assistant's reports of
     another kind of action done, in its own first person ("I've noted", "I've transferred")."""
@@ -555,132 +399,6 @@ def _another_refusal(claims: list[Claim], last: list[Claim], clause: str, lex: L
     return any(c.kind not in tried for c in claims) and bool(
         lex.patterns["own_refusal"].search(clause)
     )
-
-
-def _described(clause: str, scope: Scope, lex: Lexicon) -> list[Claim]:
-    """ "You're already down for a cleaning on the 14th": a description of the account that
-    uses no action words (a state frame of ``language.yaml``), as a state claim of its kind."""
-    frames = lex.state_frames
-    if not frames or scope in ("future", "not_done", "done") or clause.rstrip().endswith("?"):
-        return []
-    named = [
-        (m.start(), kind, m) for kind, pattern in frames.items() if (m := pattern.search(clause))
-    ]
-    if not named:
-        return []
-    p = lex.patterns
-    if (
-        p["negation"].search(clause)
-        or p["not_a_claim"].search(clause)
-        or p["conditional"].search(clause)
-        or p["not_ours"].search(clause)
-        or p["history"].search(clause)
-    ):
-        return []
-    _, kind, match = min(named, key=lambda n: n[0])
-    details = assign(find_details(clause, False), [match.span()])[0]
-    return [Claim(kind, True, clause, match.span(), details, state=True)]
-
-
-def _dated_past(clause: str, lex: Lexicon) -> bool:
-    """Whether ``clause`` says when before this call ("last time", "was charged on the 3rd")."""
-    p = lex.patterns
-    return bool(
-        (p["history"].search(clause) and not p["perfect"].search(clause))
-        or (p["past_passive"].search(clause) and not p["agent"].search(clause))
-    )
-
-
-def _about_before(clause: str, lex: Lexicon) -> bool:
-    """Whether ``clause`` is about before this call, not the assistant's own account of it."""
-    if _FIRST_PERSON.search(clause) and not _OPENS_WITH_BEFORE.match(clause):
-        return False  # "I went to cancel the delivery you'd requested": about this call
-    return _dated_past(clause, lex)
-
-
-class _Earlier:
-    """A sentence's clauses so far, and whether one is about before this call: each clause is
-    read at most once, and only when a later clause reports an action, so a long sentence stays
-    linear."""
-
-    def __init__(self, lex: Lexicon) -> None:
-        self._lex = lex
-        self._clauses: list[str] = []
-        self._read = 0
-        self._found = False
-
-    def add(self, clause: str) -> None:
-        self._clauses.append(clause)
-
-    def about_before(self) -> bool:
-        while not self._found and self._read < len(self._clauses):
-            self._found = _about_before(self._clauses[self._read], self._lex)
-            self._read += 1
-        return self._found
-
-
-_OPENS_WITH_BEFORE = re.compile(
-    r"\W*(?:last (?:time|week|month|year)|previously|back in|originally|earlier this)\b", re.I
-)
-
-
-def _visit_item(clause: str, sentence: str, scope: Scope, lex: Lexicon) -> list[Claim]:
-    """ "- Vaccination visit with Jess on Monday at 2:00" under "Done:", "❌ Warranty visit --
-    over 90 days": an item naming a visit or service and no action, under a done or not-done
-    label or mark, is a booking made (when it also says when or with whom) or not made."""
-    lowered = clause.lower()
-    if "notdonemark" in lowered or scope == "not_done":
-        done = False
-    elif "donemark" in lowered or scope == "done":
-        done = True
-    else:
-        return []
-    if clause.rstrip().endswith("?") or lex.visit_verb_first.match(clause):
-        return []
-    named = lex.visit_names.search(clause)
-    if named is None and not done and lex.visit_unavailable.search(sentence, len(clause)):
-        # The reason after the item says no one or no time was free: a booking not made.
-        return [Claim("booking", False, clause, (0, len(clause)))]
-    if named is None or (done and lex.visit_when.search(clause) is None):
-        return []
-    details = assign(find_details(clause, False), [named.span()])[0]
-    return [Claim("booking", done, clause, named.span(), details)]
-
-
-def _pronoun_failure(clause: str, before: str, lex: Lexicon) -> list[Claim]:
-    """ "..., so it looks like it didn't go through", "so I haven't applied it": a not-done
-    claim of the last thing named (that the refusal's verb can act on)."""
-    failed = lex.patterns["pronoun_failed"].search(clause)
-    objects: Iterable[str] = lex.pronoun_objects
-    if failed is None:
-        failed = lex.pronoun_refusal.search(clause)
-        if failed is None:
-            return []
-        objects = lex.pronoun_verbs.get(failed.group("verb").lower(), ())
-    last, kind = -1, None
-    for candidate in objects:
-        pattern = lex.pronoun_objects.get(candidate)
-        if pattern is None:
-            continue
-        for match in pattern.finditer(before):
-            if match.start() > last:
-                last, kind = match.start(), candidate
-    return [] if kind is None else [Claim(kind, False, clause, failed.span())]
-
-
-def _object(claim: Claim, clause: str, before: str, lex: Lexicon) -> Claim:
-    """A bare cancellation ("couldn't cancel it") as the kind of the last thing named."""
-    if claim.kind != "cancellation":
-        return claim
-    objects = lex.cancel_objects
-    if any(pattern.search(clause) for pattern in objects.values()):
-        return claim  # the clause names what it cancels
-    last, kind = -1, claim.kind
-    for candidate, pattern in objects.items():
-        for match in pattern.finditer(before):
-            if match.start() > last:
-                last, kind = match.start(), candidate
-    return claim.as_kind(kind)
 
 
 def _more_details(claim: Claim, clause: str, earlier: bool = False) -> Claim:
