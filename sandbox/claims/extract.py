@@ -290,12 +290,17 @@ class LexiconClaimChecker:
         if p["not_ours"].search(clause):
             return []  # someone else's words, or what the records do not show
         condition = p["conditional"].search(clause)
+        first_words = min(m[1].start() for m in matches)
         if condition is not None and (
-            condition.start() < min(m[1].start() for m in matches)
-            or not p["time_clause"].match(clause, condition.start())
+            condition.start() < first_words
+            or not (
+                p["time_clause"].match(clause, condition.start())
+                or _COMPLEMENT.search(clause, first_words + 1, condition.start())
+            )
         ):
             # A condition; a time clause after the action's words ("a note asking them to
-            # call you when the results are in") only says when.
+            # call you when the results are in") only says when, and a condition inside what
+            # was noted or sent ("a note asking for the window if it's free") is its content.
             return []
         labelled = scope is not None or "donemark" in lowered or "notdonemark" in lowered
         history = (
@@ -349,7 +354,7 @@ class LexiconClaimChecker:
                     or not (
                         _CONSEQUENCE.search(clause, match.end(), offer_at)
                         or _RELATIVE.search(clause, match.end(), offer_at)
-                        or _COMPLEMENT.search(clause, match.end(), offer_at)
+                        or _COMPLEMENT.search(clause, match.start() + 1, offer_at)
                     )
                 )
             )
