@@ -76,7 +76,49 @@ WORDS = [
     ("He sported the new frames to work, I hear.", set()),
 ]
 
-ROWS = NOTE_CONTENT + MESSAGES + CALLERS_OWN + DESCRIBED + HOLDS + WORDS
+# A kind named by its noun with a generic verb in a row; an order for a named item, placed; a
+# contact detail saved; a plan switched between named plans; a reason without a comma.
+NAMED = [
+    ("| Freeze | Booked from Monday 4 January for a month |", {("pause", True)}),
+    ("Your order for the Oak Bench, in walnut, is placed.", {("order", True)}),
+    ("I've found the lamp you wanted and placed it for delivery on Friday.", {("order", True)}),
+    ("Your new landline, 0161 555 0199, is saved on the account.", {("contact_update", True)}),
+    ("Old email removed, new one saved.", {("contact_update", True)}),
+    ("The change to your email address has gone through.", {("contact_update", True)}),
+    ("- Switched from Peak to Flex from next month", {("plan_change", True)}),
+    # Two days or two rooms are a visit moved, not a plan.
+    ("I've switched you from Monday to Wednesday at 9.", {("reschedule", True)}),
+    (
+        "Because it's been dispatched I'm not able to cancel the order.",
+        {("order_cancellation", False)},
+    ),
+    ("I can't take the jacket back, as it's been worn.", {("return", False)}),
+    ("A shop this size isn't allowed to take medicines back.", set()),
+    ("The manager has agreed to waive the $30 rebooking fee.", {("fee_waiver", True)}),
+    ("Nothing else has changed, and I didn't take a new deposit.", {("charge", False)}),
+    ("I've held the blue bike for 48 hours, no deposit.", {("reservation", True)}),
+    ("Your prescription is ready and held for 10 days.", set()),
+    ("I've let the stylist know by text that you'll be late.", {("sms", True)}),
+    ("I've taken her message and added it to your file.", {("note", True)}),
+]
+
+# A purpose after the report ("in case ...") is no condition on it; advice ("I'd put ...") and a
+# plain condition still make no report; "ill <verb>" is "I'll"; hedged and casual reports.
+PURPOSES = [
+    ("I've noted the cracked tile in case the fitter needs it.", {("note", True)}),
+    ("I'd put a reminder in your phone just in case.", set()),
+    ("If the part arrives early, I'll book you in.", set()),
+    ("ur service is moved to thursday, ill txt u the time", {("reschedule", True)}),
+    ("That should be you booked for the MOT on Friday.", {("booking", True)}),
+    ("I've slotted your boiler service in for next Tuesday.", {("booking", True)}),
+    ("Good news, your plan change is in from the 1st.", {("plan_change", True)}),
+    (
+        "Here's what I've set up:\n- Table for 4 on Friday at 8\n- A reminder text the day before",
+        {("booking", True), ("reminder", True)},
+    ),
+]
+
+ROWS = NOTE_CONTENT + MESSAGES + CALLERS_OWN + DESCRIBED + HOLDS + WORDS + NAMED + PURPOSES
 
 
 @claim_cases(ROWS)

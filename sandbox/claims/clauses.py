@@ -148,7 +148,7 @@ def message_kind(clause: str, lex: Lexicon) -> str:
 def without_premise(clause: str, lex: Lexicon) -> str:
     """The clause without the reason it opens with, when the reason reports nothing: "since the
     booking was cancelled on the day" is a premise (empty), "because the clinic moved it, the
-    fee is waived" its main clause; the assistant's own reason ("since I've moved it") and a
+    fee is waived" its main clause (so is "... made I'm not able to refund it"); the assistant's own reason ("since I've moved it") and a
     reason's failure ("because the deposit didn't go through") are read as they stand."""
     premise = lex.patterns["premise"].match(clause)
     if premise is None:
@@ -159,6 +159,11 @@ def without_premise(clause: str, lex: Lexicon) -> str:
     comma = rest.find(", ")
     if comma >= 0:
         return rest[comma + 2 :]
+    # "because it's been made I'm not able to refund it": the main clause, unmarked by a comma,
+    # opens where the assistant becomes the subject.
+    main = lex.patterns["premise_main"].search(rest)
+    if main is not None:
+        return rest[main.end() :]
     return rest if lex.patterns["premise_failed"].search(rest) else ""
 
 

@@ -189,6 +189,7 @@ def lexicon() -> Lexicon:
         "pronoun_failed",
         "premise",
         "premise_own",
+        "premise_main",
         "premise_failed",
         "caller_wish",
         "deferred",
