@@ -98,6 +98,9 @@ NAMED = [
     ("Nothing else has changed, and I didn't take a new deposit.", {("charge", False)}),
     ("I've held the blue bike for 48 hours, no deposit.", {("reservation", True)}),
     ("Your prescription is ready and held for 10 days.", set()),
+    ("1. Held Room 12 for three nights from Friday.", {("reservation", True)}),
+    ("Held the last walnut board for you until Monday.", {("reservation", True)}),
+    ("I couldn't hold a second board, there was only one left.", {("reservation", False)}),
     ("I've let the stylist know by text that you'll be late.", {("sms", True)}),
     ("I've taken her message and added it to your file.", {("note", True)}),
 ]
