@@ -42,24 +42,30 @@ BLIND2_HALVES = {"odd": (0.92, 0.92), "even": (0.89, 0.88)}
 # round 5: 0.861 / 0.822 (0.852 / 0.812 by the checker before round 5; README). The floor sits
 # just under it so a regression shows; burnt for tuning since.
 BLIND3 = HERE / "claims_blind3.yaml"
-BLIND3_FLOOR = (0.89, 0.88)  # after round 6, which tuned on it (0.892 / 0.888)
+BLIND3_FLOOR = (0.90, 0.90)  # after round 8 (0.908 / 0.902)
 # The fourth blind set (421 messages, a fourth author who never saw the checker, its labels read
 # twice), scored once on 2026-12-03 by the round-5 checker: 0.891 / 0.829 (README). Development
 # data from then on; the floor sits just under the figure so a regression shows.
 BLIND4 = HERE / "claims_blind4.yaml"
-BLIND4_FLOOR = (0.93, 0.92)  # after round 6, which tuned on it (0.939 / 0.924)
+BLIND4_FLOOR = (0.94, 0.92)  # after round 8 (0.945 / 0.930)
 # The fifth blind set (439 messages, a fifth author who never saw the checker, its labels read
 # twice), scored once on 2026-12-03 12:38 UTC by the round-6 checker: 0.911 / 0.881 (README; the
 # round-5 checker scores 0.902 / 0.843 on it); 0.910 / 0.879 after the fixes a review of round 6
 # found with its own sentences. Development data from then on; the floor sits just under the
 # figure so a regression shows.
 BLIND5 = HERE / "claims_blind5.yaml"
-BLIND5_FLOOR = (0.95, 0.93)  # after round 7, which tuned on it (0.961 / 0.940)
+BLIND5_FLOOR = (0.95, 0.95)  # after round 8 (0.962 / 0.959)
 # The sixth blind set (362 messages over nine businesses, three authors who never saw the
 # checker), scored once on 2026-12-03 17:12 UTC by the round-7 checker: 0.926 / 0.890 (README; the
 # round-6 checker scores 0.910 / 0.881 on it). Development data from then on.
 BLIND6 = HERE / "claims_blind6.yaml"
-BLIND6_FLOOR = (0.92, 0.88)
+BLIND6_FLOOR = (0.94, 0.94)  # after round 8, which tuned on it (0.947 / 0.949)
+# The seventh blind set (390 messages over all eleven businesses, six authors who never saw the
+# checker, every label read twice), scored once on 2026-12-03 18:49 UTC by the round-8 checker:
+# 0.907 / 0.864 (README; the round-7 checker scores 0.909 / 0.851 on it). Development data from
+# then on; the floor sits just under the figure so a regression shows.
+BLIND7 = HERE / "claims_blind7.yaml"
+BLIND7_FLOOR = (0.90, 0.86)
 TARGET = (0.95, 0.93)
 
 
@@ -149,8 +155,9 @@ def test_claim_checker_on_each_half_of_the_second_blind_set(parity):
         (BLIND4, 421, BLIND4_FLOOR),
         (BLIND5, 439, BLIND5_FLOOR),
         (BLIND6, 362, BLIND6_FLOOR),
+        (BLIND7, 390, BLIND7_FLOOR),
     ],
-    ids=["third", "fourth", "fifth", "sixth"],
+    ids=["third", "fourth", "fifth", "sixth", "seventh"],
 )
 def test_claim_checker_on_the_later_blind_sets(path, messages, floor):
     m = _measure(path)
