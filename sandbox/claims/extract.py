@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from sandbox.claims.clauses import (
     blank_others,
@@ -306,7 +307,9 @@ class LexiconClaimChecker:
         history = (
             not labelled
             and (
-                dated_past(clause, lex)
+                # "..., which was paid on 20 November": a relative clause after the report
+                # dates what it describes, not the report.
+                dated_past(_before_relative(clause, matches), lex)
                 # A plain past after a clause about before the call is about then too.
                 or (
                     earlier is not None
@@ -386,6 +389,12 @@ class LexiconClaimChecker:
             Claim(c.kind, c.done, c.text, c.span, d, c.state)
             for c, d in zip(claims, details, strict=True)
         ]
+
+
+def _before_relative(clause: str, matches: list[Any]) -> str:
+    """The clause up to a relative clause (", which ...") that opens after its first report."""
+    relative = _RELATIVE.search(clause, min(m[1].end() for m in matches))
+    return clause if relative is None else clause[: relative.start()]
 
 
 def _own_reports(claims: list[Claim], last: list[Claim], clause: str, lex: Lexicon) -> list[Claim]:
