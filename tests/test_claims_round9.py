@@ -64,7 +64,17 @@ MESSAGES = [
     ),
 ]
 
-ROWS = PLANS + CONTACTS + NO_CHARGE + MESSAGES
+# A participle after a comma ("going to <address>") and a habit after a comma ("usually lands in
+# 3-5 days") are no offer; a hold "of a kind"; "put asside".
+AFTER_A_COMMA = [
+    ("I've placed the order for the lamp, going to 12 Park Road.", {("order", True)}),
+    ("The refund of $20 is on its way, usually lands in 3-5 days.", {("refund", True)}),
+    ("Refunds usually take five days to land.", set()),
+    ("Your broadband is now on a summer hold from 1 July.", {("pause", True)}),
+    ("ive put asside the last two for you till friday", {("reservation", True)}),
+]
+
+ROWS = PLANS + CONTACTS + NO_CHARGE + MESSAGES + AFTER_A_COMMA
 
 
 @claim_cases(ROWS)
