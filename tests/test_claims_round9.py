@@ -74,7 +74,16 @@ AFTER_A_COMMA = [
     ("ive put asside the last two for you till friday", {("reservation", True)}),
 ]
 
-ROWS = PLANS + CONTACTS + NO_CHARGE + MESSAGES + AFTER_A_COMMA
+# What the caller did as the time of something else is history; a visit "scheduled for" as a
+# description.
+CALLERS_TIME = [
+    ("No deposit was taken when you booked it in October.", set()),
+    ("I've refunded the $20 you paid when you booked.", {("refund", True)}),
+    ("The one scheduled for Friday is with Tom.", set()),
+    ("I've scheduled the boiler check for Friday at 9.", {("booking", True)}),
+]
+
+ROWS = PLANS + CONTACTS + NO_CHARGE + MESSAGES + AFTER_A_COMMA + CALLERS_TIME
 
 
 @claim_cases(ROWS)

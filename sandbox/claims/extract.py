@@ -197,6 +197,11 @@ class LexiconClaimChecker:
         kinds = lex.cued(lowered, present)
         if not kinds:
             return []  # no kind's words at all: most clauses stop here, cheaply
+        # The caller's own earlier action, as the time of something else ("when you booked it"):
+        # found before it is blanked, so the clause can still be read as history.
+        caller_time = p["caller_past"].search(clause) is not None
+        if caller_time:
+            clause = p["caller_past"].sub(lambda m: " " * len(m.group(0)), clause)
         clause = blank_others(clause, p["others_doing"])
         clause = p["caller_wish"].sub(lambda m: " " * len(m.group(0)), clause)
         # Each kind's words, read as done or (negated) not done, before the costlier tests.
@@ -310,6 +315,8 @@ class LexiconClaimChecker:
                 # "..., which was paid on 20 November": a relative clause after the report
                 # dates what it describes, not the report.
                 dated_past(_before_relative(clause, matches), lex)
+                # "nothing was charged when you booked it": the time of the caller's own action.
+                or (caller_time and not FIRST_PERSON.search(clause))
                 # A plain past after a clause about before the call is about then too.
                 or (
                     earlier is not None

@@ -192,6 +192,7 @@ def lexicon() -> Lexicon:
         "premise_main",
         "premise_failed",
         "caller_wish",
+        "caller_past",
         "deferred",
         "others_doing",
         "policy",
