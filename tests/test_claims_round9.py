@@ -83,7 +83,16 @@ CALLERS_TIME = [
     ("I've scheduled the boiler check for Friday at 9.", {("booking", True)}),
 ]
 
-ROWS = PLANS + CONTACTS + NO_CHARGE + MESSAGES + AFTER_A_COMMA + CALLERS_TIME
+# "return" as a system's verb is no return; a reminder named before and "switch it off" refused.
+VERBS = [
+    ("The booking system didn't return a confirmation number.", set()),
+    (
+        "The reminder text may still go out, as I wasn't able to switch it off.",
+        {("reminder_cancellation", False)},
+    ),
+]
+
+ROWS = PLANS + CONTACTS + NO_CHARGE + MESSAGES + AFTER_A_COMMA + CALLERS_TIME + VERBS
 
 
 @claim_cases(ROWS)
