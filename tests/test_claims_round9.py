@@ -64,8 +64,8 @@ MESSAGES = [
     ),
 ]
 
-# A participle after a comma ("going to <address>") and a habit after a comma ("usually lands in
-# 3-5 days") are no offer; a hold "of a kind"; "put asside".
+# A participle after a comma ("going to <address>") is no offer, nor a habit after a refund on
+# its way ("usually lands in 3-5 days"); a hold "of a kind"; "put asside".
 AFTER_A_COMMA = [
     ("I've placed the order for the lamp, going to 12 Park Road.", {("order", True)}),
     ("The refund of $20 is on its way, usually lands in 3-5 days.", {("refund", True)}),

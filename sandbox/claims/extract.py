@@ -199,8 +199,10 @@ class LexiconClaimChecker:
             return []  # no kind's words at all: most clauses stop here, cheaply
         # The caller's own earlier action, as the time of something else ("when you booked it"):
         # found before it is blanked, so the clause can still be read as history.
+        # With the assistant's own first person in the clause, it is the report and the caller's
+        # action only its time: blanked. Without, the clause is about then (history).
         caller_time = p["caller_past"].search(clause) is not None
-        if caller_time:
+        if caller_time and FIRST_PERSON.search(clause):
             clause = p["caller_past"].sub(lambda m: " " * len(m.group(0)), clause)
         clause = blank_others(clause, p["others_doing"])
         clause = p["caller_wish"].sub(lambda m: " " * len(m.group(0)), clause)
