@@ -1,5 +1,5 @@
-"""Integrity checks for the third to seventh blind held-out claim sets,
-tests/data/claims_blind3.yaml to claims_blind7.yaml (issue 11): the same
+"""Integrity checks for the third to eighth blind held-out claim sets,
+tests/data/claims_blind3.yaml to claims_blind8.yaml (issue 11): the same
 checks, each set against its author's brief.
 
 These check the data only (shape, kinds, styles, businesses, details, verbatim states, and the
@@ -60,8 +60,9 @@ BRIEFS = [
         55,
         15,  # 17 long and 18 table items
     ),
-    # The seventh: six authors, one or two businesses each, about 35 messages per business.
+    # The seventh and eighth: six authors each, one or two businesses each, about 35 per business.
     Brief("claims_blind7.yaml", "g", 390, range(34, 37), 120, 100, BUSINESSES, 90, 25),
+    Brief("claims_blind8.yaml", "h", 394, range(35, 37), 120, 100, BUSINESSES, 85, 25),
 ]
 # What both briefs asked for.
 NO_CLAIM_SHARE = (0.12, 0.25)  # roughly 15% with no claim at all, never most of the set
