@@ -96,10 +96,21 @@ def _row_ref(row: DiffRow) -> dict[str, Any]:
     return {"op": row.op, "table": row.table, "id": row.id}
 
 
-def score_episode(task: Task, result: EpisodeResult, checker: ClaimChecker | None = None) -> Score:
-    """Score a finished episode against its task."""
+def score_episode(
+    task: Task,
+    result: EpisodeResult,
+    checker: ClaimChecker | None = None,
+    *,
+    rows: list[DiffRow] | None = None,
+) -> Score:
+    """Score a finished episode against its task.
+
+    ``rows``: ``diff(result.initial, result.final)`` when the caller has it already (the runner
+    stores it too; computing it costs as much as a tenth of the scoring).
+    """
     extract = default_claims if checker is None else checker.extract
-    rows = diff(result.initial, result.final)
+    if rows is None:
+        rows = diff(result.initial, result.final)
     expect = task.expect
     reasons: list[str] = []
 
