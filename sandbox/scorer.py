@@ -310,15 +310,23 @@ def _customers(result: EpisodeResult, session: int) -> set[str]:
     named or returned up to then."""
     found: set[str] = set()
 
+    # Containers recurse; a scalar is read where it stands (most values are scalars, and a
+    # call per value was most of this function's time).
     def walk(value: Any, key: str = "") -> None:
         if isinstance(value, dict):
             for k, v in value.items():
-                walk(v, k)
+                if isinstance(v, (dict, list)):
+                    walk(v, k)
+                elif k == "customer_id" and isinstance(v, str):
+                    found.add(v)
             if key in ("customer", "customers", "matches") and isinstance(value.get("id"), str):
                 found.add(value["id"])
         elif isinstance(value, list):
             for item in value:
-                walk(item, key)
+                if isinstance(item, (dict, list)):
+                    walk(item, key)
+                elif key == "customer_id" and isinstance(item, str):
+                    found.add(item)
         elif key == "customer_id" and isinstance(value, str):
             found.add(value)
 
