@@ -17,7 +17,7 @@ from typing import Any
 
 from businesses import cache as compiled
 from businesses.errors import LoadError
-from businesses.yamlfile import decode_yaml, read_small_file, read_yaml
+from businesses.smallfile import read_small_file
 from sandbox.assertions import MATCHER_KEYS
 from sandbox.claims import KINDS
 from sandbox.rules import RULE_TYPES
@@ -96,6 +96,9 @@ def load_business(directory: str | Path) -> tuple[Business, list[Task]]:
 
 
 def _read(directory: Path, name: str, files: Mapping[str, bytes]) -> Any:
+    # Imported here: a business read from the compiled cache parses no YAML.
+    from businesses.yamlfile import decode_yaml, read_yaml
+
     data = files.get(name)
     return read_yaml(directory / name) if data is None else decode_yaml(data, name)
 

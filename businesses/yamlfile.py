@@ -22,8 +22,8 @@ from typing import Any
 import yaml
 
 from businesses.errors import LoadError
+from businesses.smallfile import MAX_FILE_BYTES
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
 # Extra nodes aliases may add when expanded (merge keys over a shared block are fine).
 MAX_ALIAS_NODES = 10_000
 
@@ -165,17 +165,6 @@ def read_yaml(path: Path, loader: type[yaml.SafeLoader] | None = None) -> Any:
     except OSError as exc:
         raise LoadError([f"{path}: cannot read: {exc.strerror}"]) from None
     return decode_yaml(data, path.name, loader)
-
-
-def read_small_file(path: Path) -> bytes | None:
-    """The bytes of ``path`` if it is a regular file within :data:`MAX_FILE_BYTES`, else None
-    (:func:`read_yaml` then names the problem)."""
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return path.read_bytes()
-    except OSError:
-        return None
 
 
 def decode_yaml(data: bytes, name: str, loader: type[yaml.SafeLoader] | None = None) -> Any:

@@ -12,7 +12,7 @@ as ``rejected``, and the payload goes back to the assistant as the tool result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from contract.messages import ToolCall, TurnRequest
 from tools import Effect
@@ -46,8 +46,10 @@ def gate_of(assistant: object) -> ToolGate | None:
     """
     seen: set[int] = set()
     while assistant is not None and id(assistant) not in seen:
-        if isinstance(assistant, ToolGate):
-            return assistant
+        # What isinstance(assistant, ToolGate) checks for a runtime protocol of one method,
+        # without its cost (≈ 0.1 ms a check: it lists the protocol's members every time).
+        if getattr(assistant, "gate_tool_call", None) is not None:
+            return cast(ToolGate, assistant)
         seen.add(id(assistant))
         assistant = getattr(assistant, "inner", None)
     return None

@@ -44,13 +44,20 @@ _URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s/:@'\"]*):[^\s/@'\"]
 _MIN_SECRET = 6
 _registered: set[str] = set()
 _lock = threading.Lock()
+# The last answer of _secret_values and what it was read from: a copy of the environment's raw
+# table and _generation (bumped on every register_secret). Reading every variable name against
+# _SECRET_NAME costs ≈ 0.25 ms, paid on every stored episode; comparing the tables, a microsecond.
+_generation = 0
+_cached: tuple[dict[bytes, bytes] | None, int, list[str]] = (None, -1, [])
 
 
 def register_secret(value: str | None) -> None:
     """Treat ``value`` as a credential from now on, wherever it appears."""
+    global _generation
     if value and len(value.strip()) >= _MIN_SECRET:
         with _lock:
             _registered.add(value.strip())
+            _generation += 1
 
 
 def register_url(url: str | None) -> None:
@@ -71,6 +78,20 @@ def register_url(url: str | None) -> None:
 
 
 def _secret_values() -> list[str]:
+    global _cached
+    # os.environ keeps its variables in ``_data`` (bytes on POSIX); where it does not, or the
+    # table changed since, read the environment again.
+    raw = getattr(os.environ, "_data", None)
+    generation = _generation
+    table, seen, values = _cached
+    if raw is not None and seen == generation and raw == table:
+        return values
+    fresh = _read_secret_values()
+    _cached = (None if raw is None else dict(raw), generation, fresh)
+    return fresh
+
+
+def _read_secret_values() -> list[str]:
     values = {
         value.strip()
         for name, value in os.environ.items()

@@ -100,9 +100,10 @@ async def _run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -
             )
         timings["judge_s"] = time.perf_counter() - tick
     score = None
+    rows = diff(result.initial, result.final)
     if status != "infrastructure_error":
         tick = time.perf_counter()
-        score = score_episode(task, result, checker).to_dict()
+        score = score_episode(task, result, checker, rows=rows).to_dict()
         timings["score_s"] = time.perf_counter() - tick
     usage = {
         "assistant": result.usage.to_dict(),
@@ -120,7 +121,7 @@ async def _run_one(prepared: Prepared, key: EpisodeKey, assistant: AnyFactory) -
         error=error,
         score=score,
         result=result.to_dict(),
-        diff=[row.to_dict() for row in diff(result.initial, result.final)],
+        diff=[row.to_dict() for row in rows],
         usage=usage,
         cost_usd=_usage_cost([result.usage, result.caller_usage, judge_usage]),
         timings=timings,

@@ -23,8 +23,11 @@ def _digits(value: str) -> str:
 
 def same_phone(given: str, stored: str | None) -> bool:
     """Phones match when one's digits end the other's (country codes vary), 7 digits at least."""
-    a, b = _digits(given), _digits(stored or "")
-    short, long = sorted((a, b), key=len)
+    return _same_digits(_digits(given), _digits(stored or ""))
+
+
+def _same_digits(a: str, b: str) -> bool:
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
     return len(short) >= 7 and long.endswith(short)
 
 
@@ -33,12 +36,16 @@ def find_customer(tx: WorldTx, args: dict[str, Any]) -> dict[str, Any]:
     if not (phone or email or name):
         raise invalid("Give at least one of phone, email or name.", "phone")
     matches = []
+    # The given side read once, not once per customer (a lookup reads every record).
+    given_digits = _digits(phone) if phone else ""
+    given_email = email.strip().lower() if email else ""
+    given_name = name.strip().lower() if name else ""
     for record in tx.rows("customers"):
-        if phone and not same_phone(phone, record.get("phone")):
+        if phone and not _same_digits(given_digits, _digits(record.get("phone") or "")):
             continue
-        if email and email.strip().lower() != (record.get("email") or "").lower():
+        if email and given_email != (record.get("email") or "").lower():
             continue
-        if name and name.strip().lower() not in record.get("name", "").lower():
+        if name and given_name not in record.get("name", "").lower():
             continue
         matches.append({k: record.get(k) for k in ("id", "name", "phone", "email")})
     return {"matches": matches[:10], "count": len(matches)}

@@ -86,8 +86,18 @@ def test_offline_run_command_imports_no_sdk_or_validator(
     assert sorted(modules & {*SDKS, *VALIDATION}) == []
 
 
+def test_a_second_first_episode_parses_no_yaml(warm_cache: dict[str, str]) -> None:
+    """The data files' parses are kept (contract.yamldata): once one episode has run, the next
+    process reads them without importing PyYAML."""
+    _imported(_EPISODE, warm_cache)
+    modules = _imported(_EPISODE, warm_cache)
+    assert "yaml" not in modules
+
+
 def test_a_warm_cache_is_what_keeps_the_validator_out(tmp_path: Path) -> None:
-    """The control: loading with the cache off validates, so the check above can fail."""
+    """The control: loading with the cache off validates and parses, so the checks above can
+    fail."""
     env = {**os.environ, "OPSBENCH_CACHE_DIR": "off"}
     modules = _imported(_EPISODE, env)
     assert "jsonschema" in modules
+    assert "yaml" in modules
