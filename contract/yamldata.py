@@ -6,10 +6,8 @@ the same safe constructor and give the same objects (``tests/test_yaml_loader.py
 
 Even with libyaml, the data a first episode reads costs ≈ 0.05 s of CPU to parse and as much
 again to import PyYAML. So each parse is kept: the objects, pickled, in the ``data`` folder of
-OpsBench's cache root (the root :mod:`sandbox.disk_cache` describes: ``$OPSBENCH_CACHE_DIR``,
-``off`` turning it off, else ``$XDG_CACHE_HOME/opsbench`` or ``~/.cache/opsbench``; this layer
-cannot import ``sandbox``), named by a hash of the text and of the installed PyYAML. A text
-parsed before is unpickled, which gives equal, fresh objects; PyYAML is imported only to parse
+OpsBench's cache root (:mod:`contract.cache_root`), named by a hash of the text and of the
+installed PyYAML. A text parsed before is unpickled, which gives equal, fresh objects; PyYAML is imported only to parse
 a text not yet kept. A cache entry that cannot be read is parsed again; one that cannot be
 written is skipped.
 """
@@ -18,10 +16,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import pickle
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from contract.cache_root import cache_folder, write_atomically
 
 if TYPE_CHECKING:
     import yaml
@@ -44,16 +44,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _folder() -> str | None:
-    configured = os.environ.get("OPSBENCH_CACHE_DIR")
-    if configured is not None:
-        if configured.strip().lower() in ("", "off", "0", "none"):
-            return None
-        return os.path.join(configured, "data")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "opsbench", "data")
-
-
 @cache
 def _pyyaml_fingerprint() -> bytes:
     """The source of PyYAML's package module (its version is in it), read without importing
@@ -70,30 +60,20 @@ def _pyyaml_fingerprint() -> bytes:
         return b""
 
 
-def _entry(text: str) -> str | None:
-    folder = _folder()
+def _entry(text: str) -> Path | None:
+    folder = cache_folder("data")
     fingerprint = _pyyaml_fingerprint()
     if folder is None or not fingerprint:
         return None
     digest = hashlib.sha256(_FORMAT)
     digest.update(hashlib.sha256(fingerprint).digest())
     digest.update(text.encode("utf-8", "surrogatepass"))
-    return os.path.join(folder, f"{digest.hexdigest()}.pickle")
+    return folder / f"{digest.hexdigest()}.pickle"
 
 
-def _keep(path: str, value: Any) -> None:
-    # Written under a name of this process's, then renamed: a reader sees no half file.
-    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temporary = f"{path}.{os.getpid()}.tmp"
-        try:
-            with open(temporary, "wb") as out:
-                out.write(data)
-            os.replace(temporary, path)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+def _keep(path: Path, value: Any) -> None:
+    with contextlib.suppress(pickle.PicklingError, TypeError, AttributeError):
+        write_atomically(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def load_data(text: str) -> Any:
