@@ -11,7 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 from businesses import load_set
-from businesses.generate import Draw, KitError, KitRenderer, draw_params, load_kit, period_days
+from businesses.generate import (
+    KITS_DIR,
+    Draw,
+    KitError,
+    KitRenderer,
+    draw_params,
+    load_kit,
+    period_days,
+)
 from businesses.generate.context import long_date, money, spoken_date, weekday
 from opsbench.cli import app
 from opsbench.kitgen import generate
@@ -288,3 +296,28 @@ def test_a_later_draw_replaces_its_own_folders_and_keeps_the_rest(tmp_path: Path
         "mini_kit_v01",
         "other_kit_v01",
     ]
+
+
+def test_a_record_id_written_by_hand_is_refused_where_the_kit_draws_that_prefix(tmp_path: Path):
+    # In the public draw CUS-1001 is id("CUS", 1); in a held-out draw the seeded ids move by a
+    # drawn base, so a literal id is free in some draws and a seeded record's id in others.
+    kit = copy_kit(tmp_path)
+    scenario = kit / "scenarios" / "promised-credit-returns.yaml.j2"
+    text = scenario.read_text()
+    assert '{{ id("CUS", 1) }}' in text
+    scenario.write_text(text.replace('{{ id("CUS", 1) }}', "CUS-2001", 1))
+    with pytest.raises(KitError) as caught:
+        load_kit(kit)
+    (line,) = caught.value.problems
+    assert line.startswith("mini_kit/scenarios/promised-credit-returns.yaml.j2: line ")
+    assert "record id 'CUS-2001' written literally" in line
+    assert "write {{ id('CUS', k) }}" in line
+    # A code of the same shape whose prefix the kit never draws (a SKU, a flight) is text.
+    scenario.write_text(text + "# see ZZZ-2001\n")
+    load_kit(kit)
+
+
+def test_every_kit_writes_its_record_ids_through_id():
+    for directory in sorted(KITS_DIR.iterdir()):
+        if (directory / "kit.yaml").is_file():
+            load_kit(directory)  # raises on a literal id, naming the file and line

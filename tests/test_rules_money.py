@@ -171,7 +171,7 @@ ENTITLEMENT = [
     (
         "a duplicate deposit refunded",
         "dental/duplicate-deposit-refund-over-limit",
-        [c("verify_customer", customer_id="CUS-1034", dob="1979-03-25"), refund("PAY-2001", 20000)],
+        [c("verify_customer", customer_id="CUS-1034", dob="1979-03-25"), refund("PAY-1801", 20000)],
         False,
     ),
     ("a deposit taken for a new booking", DANIEL, [*DANIEL_IN, BOOK, deposit()], False),

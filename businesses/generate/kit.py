@@ -22,6 +22,9 @@ SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 KIT_KEYS = {"id", "prefix", "type", "public", "params", "pools"}
 PARAM_KINDS = ("range", "choices", "subsets_of")
 SCENARIO_SUFFIX = ".yaml.j2"
+# A record id a template draws with ``id('PAY', k)``, and the same shape written out by hand.
+DRAWN_PREFIX = re.compile(r"""\bid\(\s*['"]([A-Z]{2,5})['"]""")
+LITERAL_ID = re.compile(r"\b([A-Z]{2,5})-(\d{4})\b")
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ def load_kit(directory: Path) -> Kit:
     if not (directory / "business.yaml.j2").is_file():
         problems.append(f"{directory.name}: business.yaml.j2: missing")
     scenarios = _scenarios(directory, problems)
+    problems.extend(literal_id_problems(directory, scenarios))
     if problems:
         raise KitError(problems)
     return Kit(
@@ -233,3 +237,28 @@ def _scenarios(directory: Path, problems: list[str]) -> tuple[str, ...]:
     if not slugs and folder.is_dir():
         problems.append(f"{directory.name}/scenarios: holds no <slug>{SCENARIO_SUFFIX}")
     return tuple(slugs)
+
+
+def literal_id_problems(directory: Path, scenarios: tuple[str, ...]) -> list[str]:
+    """Record ids written literally where the kit draws ids of that prefix with ``id()``.
+
+    A held-out draw moves every drawn id by a base of its own (``PAY-1007`` becomes
+    ``PAY-3107``), so a literal ``PAY-2001`` that is free in the public draw is a seeded
+    record's id in some other draw: the task then fails to load for that secret alone.
+    """
+    files = [directory / "business.yaml.j2"]
+    files += [directory / "scenarios" / f"{slug}{SCENARIO_SUFFIX}" for slug in scenarios]
+    texts = {path: path.read_text(encoding="utf-8") for path in files if path.is_file()}
+    drawn = {prefix for text in texts.values() for prefix in DRAWN_PREFIX.findall(text)}
+    problems = []
+    for path, text in texts.items():
+        for number, line in enumerate(text.splitlines(), 1):
+            found = dict.fromkeys(m.group(0) for m in LITERAL_ID.finditer(line))
+            for literal in found:
+                if literal.split("-")[0] in drawn:
+                    problems.append(
+                        f"{path.relative_to(directory.parent).as_posix()}: line {number}: "
+                        f"record id {literal!r} written literally; another draw can give a "
+                        f"seeded record that id: write {{{{ id({literal.split('-')[0]!r}, k) }}}}"
+                    )
+    return problems
