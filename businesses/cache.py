@@ -17,8 +17,10 @@ business is checked again every time, so its errors stay the loader's.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import pickle
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -64,9 +66,24 @@ def read(name: str) -> Any | None:
         return None
     try:
         data = (folder / f"{name}.pickle").read_bytes()
-        return pickle.loads(data)
+        with _collector_paused():
+            return pickle.loads(data)
     except Exception:  # a missing, truncated or foreign file: load from the YAML instead
         return None
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    # Unpickling a business allocates tens of thousands of containers and no garbage; with
+    # the collector on, each allocation burst triggers collections that walk every object
+    # loaded so far, so a set of hundreds of businesses loaded in a row costs a third more.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def write(name: str, value: Any) -> None:
