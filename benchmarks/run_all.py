@@ -39,6 +39,8 @@ FULL = {
     # connection at 0.5 s a request would take many minutes.
     "connections": {1: 40, 8: 200, 32: 1000, 64: 1000, 128: 1000},
     "rss_episodes": (1000, 10000, 40000),
+    # The held-out set the issue names: 40 variants of every kit (12,120 tasks).
+    "generated": {"variants": 40, "kits": None},
 }
 QUICK = {
     "offline_episodes": 60,
@@ -46,6 +48,7 @@ QUICK = {
     "latency_s": 0.02,
     "connections": {1: 2, 8: 16},
     "rss_episodes": (50, 100),
+    "generated": {"variants": 2, "kits": ["dental_clinic"]},
 }
 
 
@@ -222,8 +225,9 @@ def _processes(config: Any, workers: int) -> int:
     return network_pool_size(config, workers)
 
 
-def child_first_episode(started: float) -> None:
-    """From process start to the first episode scored: imports, loading, one episode."""
+def child_first_episode(started: float, set_dir: str | None = None) -> None:
+    """From process start to the first episode scored: imports, loading the set (the public
+    one unless ``set_dir`` is given), one episode."""
     from adapters.reference import reference_factory
     from businesses import PUBLIC_DIR, initial_tables, load_set
     from callers import scripted_caller_factory
@@ -231,7 +235,7 @@ def child_first_episode(started: float) -> None:
     from sandbox.scorer import score_episode
 
     begin = time.perf_counter()
-    _, tasks = load_set(PUBLIC_DIR)
+    _, tasks = load_set(set_dir or PUBLIC_DIR)
     loaded = time.perf_counter()
     task = tasks[0]
     result = asyncio.run(
@@ -448,6 +452,14 @@ def measure(
             try:
                 out["first_episode_cold"] = _child("first", repr(time.time()))
                 out["first_episode"] = _child("first", repr(time.time()))
+                with tempfile.TemporaryDirectory() as generated:
+                    progress("time to first episode: generating the held-out set")
+                    out["generated"] = _generate_set(Path(generated), sizes["generated"])
+                    progress(f"time to first episode: {out['generated']['tasks']} generated tasks")
+                    out["first_episode_generated_cold"] = _child(
+                        "first", repr(time.time()), generated
+                    )
+                    out["first_episode_generated"] = _child("first", repr(time.time()), generated)
             finally:
                 del os.environ["OPSBENCH_CACHE_DIR"]
 
@@ -456,6 +468,28 @@ def measure(
     out["tau2"] = _tau2()
     progress("done")
     return out
+
+
+def _generate_set(out: Path, spec: dict[str, Any]) -> dict[str, Any]:
+    """A held-out draw of the kits into ``out``, rendered and loaded but not validated (the
+    load is what is timed next; validation is ``benchmarks/kit_generation.py``'s figure)."""
+    from opsbench.kitgen import generate
+
+    start = time.perf_counter()
+    result = generate(
+        out,
+        period="2027Q1",
+        secret="benchmark-secret",
+        variants=spec["variants"],
+        kits=spec["kits"],
+        validate=False,
+    )
+    return {
+        "variants": spec["variants"],
+        "kits": len(result.kits),
+        "tasks": result.rendered,
+        "generate_s": time.perf_counter() - start,
+    }
 
 
 def _tau2() -> dict[str, Any] | None:
@@ -542,6 +576,7 @@ def markdown(data: dict[str, Any]) -> str:
             f"| time to first episode, public set ({f['tasks']} tasks){cached} | "
             f"{f['first_episode_s']:.2f} s from process start (loading {f['load_s']:.2f} s) |"
         )
+    lines.extend(_generated_lines(data))
     for row in data.get("rss", []):
         pool = row.get("peak_rss_child_mib") or 0
         lines.append(
@@ -578,6 +613,38 @@ def markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _generated_lines(data: dict[str, Any]) -> list[str]:
+    """The held-out set's time to first episode, and the load's slope per task against the
+    public set's (both warm)."""
+    if "first_episode_generated" not in data:
+        return []
+    g, lines = data["generated"], []
+    for key, cache in (
+        ("first_episode_generated_cold", "empty cache"),
+        ("first_episode_generated", "business cache warm"),
+    ):
+        f = data[key]
+        lines.append(
+            f"| time to first episode, generated set ({g['variants']} variants of {g['kits']} "
+            f"kit{'s' if g['kits'] != 1 else ''}, {f['tasks']:,} tasks), {cache} | {f['first_episode_s']:.2f} s from process "
+            f"start (loading {f['load_s']:.2f} s) |"
+        )
+    if "first_episode" in data:
+        lines.append(
+            f"| loading, warm, per task (generated over public) | {_slope_ms(data):.3f} ms |"
+        )
+    return lines
+
+
+def _slope_ms(data: dict[str, Any]) -> float:
+    public, generated = data["first_episode"], data["first_episode_generated"]
+    return (
+        1000
+        * (generated["load_s"] - public["load_s"])
+        / (generated["tasks"] - public["tasks"] or 1)
+    )
+
+
 def _figures(data: dict[str, Any]) -> dict[str, str]:
     """The headline figure of each target, as text, from one run's JSON."""
     out: dict[str, str] = {}
@@ -610,6 +677,13 @@ def _figures(data: dict[str, Any]) -> dict[str, str]:
         out["time to first episode, public set, empty cache"] = (
             f"{f['first_episode_s']:.2f} s (loading {f['load_s']:.2f} s)"
         )
+    if "first_episode_generated" in data:
+        f = data["first_episode_generated"]
+        out[f"time to first episode, generated set ({f['tasks']:,} tasks)"] = (
+            f"{f['first_episode_s']:.2f} s (loading {f['load_s']:.2f} s)"
+        )
+        if "first_episode" in data:
+            out["loading per task, warm (slope between the two sets)"] = f"{_slope_ms(data):.3f} ms"
     if "viewer" in data:
         v = data["viewer"]
         out[f"opsbench view at {v['episodes']:,}: first page / episode page"] = (
@@ -671,7 +745,9 @@ def main() -> None:
             workers = int(args[4]) if len(args) > 4 else 1
             child_concurrency(int(args[0]), int(args[1]), float(args[2]), args[3], workers)
         elif name == "first":
-            child_first_episode(float(args[0]) if args else started)
+            child_first_episode(
+                float(args[0]) if args else started, args[1] if len(args) > 1 else None
+            )
         elif name == "report":
             child_report(args[0], args[1])
         elif name == "viewer":

@@ -39,6 +39,9 @@ def test_quick_run_prints_markdown_and_json_and_a_before_after_table(tmp_path: P
     assert data["quick"] is True and data["offline"]["2"]["episodes"] > 0
     assert data["client"]["adapter_ms"] > 0 and data["client"]["raw_httpx_ms"] > 0
     assert data["first_episode"]["tasks"] == data["first_episode_cold"]["tasks"] > 0
+    generated = data["generated"]
+    assert generated["tasks"] == data["first_episode_generated"]["tasks"] > 0
+    assert "| time to first episode, generated set (2 variants of 1 kit," in done.stdout
     assert data["viewer"]["episodes"] == data["rss"][-1]["episodes"] > 0
     assert "| `opsbench view` at " in done.stdout
     table = subprocess.run(
