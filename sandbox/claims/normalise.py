@@ -28,7 +28,8 @@ _PICTOGRAPH_STOP = re.compile(
     r"(?<=[\w)])[^\S\n]*"
     + _PICTOGRAPHS.pattern
     + r"+[^\S\n]+(?=[A-Z][a-z]|I\b|(?:no|not|nothing|it|that|this|there|they|you|we|and|but|so|"
-    r"just|also|plus|thanks|thank|see|cheers|hope|let|please|any|sorry|new|ur|u)\b)"
+    r"just|also|plus|thanks|thank|see|cheers|hope|let|please|any|sorry|new|ur|u|the|your|his|her|"
+    r"their|our|my)\b)"
 )
 
 
