@@ -14,6 +14,7 @@ WENT_ON = [
     ("The $45 no-show fee went on your card ending 1182.", {("charge", True)}),
     ("heads up, the late fee went on ur card this morning", {("charge", True)}),
     ("Your deposit has gone on the Mastercard you gave me.", {("charge", True)}),
+    ("sorry, the $25 fee did go on your card", {("charge", True)}),
     ("The goodwill credit went on the account, so it's ready for next time.", {("credit", True)}),
 ]
 
@@ -78,13 +79,22 @@ PAUSES = [
     ("I wasn't able to pause the plan, sorry.", {("pause", False)}),
 ]
 
+# A heading that names changes scopes what was done, unless it offers changes to make.
+HEADINGS = [
+    (
+        "A few changes on your account:\n- I've switched off the text reminders.\n- I've emailed you the receipt.",
+        {("reminder_cancellation", True), ("email", True)},
+    ),
+    ("Changes you can make online:\n- Move a visit\n- Cancel a booking", set()),
+]
+
 # "I couldn't get anything done" is the whole call failing.
 NOTHING_DONE = [
     ("Sorry, I couldn't get anything done today, the system's down.", {("overall", False)}),
     ("so sorry, wasnt able to get anything sorted for you today", {("overall", False)}),
 ]
 
-ROWS = WENT_ON + PREMISES + SLOTS + EMOJI_STOPS + REMINDER_TEXTS + PAUSES + NOTHING_DONE
+ROWS = WENT_ON + PREMISES + SLOTS + EMOJI_STOPS + REMINDER_TEXTS + PAUSES + HEADINGS + NOTHING_DONE
 
 
 @claim_cases(ROWS)
