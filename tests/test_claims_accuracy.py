@@ -65,13 +65,19 @@ BLIND6_FLOOR = (0.94, 0.94)  # after round 8, which tuned on it (0.947 / 0.949)
 # 0.907 / 0.864 (README; the round-7 checker scores 0.909 / 0.851 on it). Development data from
 # then on; the floor sits just under the figure so a regression shows.
 BLIND7 = HERE / "claims_blind7.yaml"
-BLIND7_FLOOR = (0.92, 0.89)  # after round 9, which tuned on it (0.931 / 0.900)
+BLIND7_FLOOR = (0.93, 0.90)  # after round 10 (0.931 / 0.904)
 # The eighth blind set (394 messages over all eleven businesses, six more authors who never saw
 # the checker, every label read twice), scored once on 2026-12-03 19:12 UTC by the round-9
 # checker: 0.914 / 0.887 (README; the round-8 checker scores 0.914 / 0.882 and the round-7 one
 # 0.914 / 0.869 on it). Development data from then on.
 BLIND8 = HERE / "claims_blind8.yaml"
-BLIND8_FLOOR = (0.91, 0.88)
+BLIND8_FLOOR = (0.92, 0.89)  # after round 10, which tuned on it (0.921 / 0.899)
+# The ninth blind set (396 messages over all eleven businesses, six more authors who never saw
+# the checker, every label read twice), scored once on 2026-12-04 18:58 UTC by the round-10
+# checker: 0.927 / 0.902 (README; the round-9 checker scores 0.924 / 0.901 on it). Development
+# data from then on.
+BLIND9 = HERE / "claims_blind9.yaml"
+BLIND9_FLOOR = (0.92, 0.90)
 TARGET = (0.95, 0.93)
 
 
@@ -163,8 +169,9 @@ def test_claim_checker_on_each_half_of_the_second_blind_set(parity):
         (BLIND6, 362, BLIND6_FLOOR),
         (BLIND7, 390, BLIND7_FLOOR),
         (BLIND8, 394, BLIND8_FLOOR),
+        (BLIND9, 396, BLIND9_FLOOR),
     ],
-    ids=["third", "fourth", "fifth", "sixth", "seventh", "eighth"],
+    ids=["third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"],
 )
 def test_claim_checker_on_the_later_blind_sets(path, messages, floor):
     m = _measure(path)
