@@ -42,7 +42,11 @@ def test_history_never_reads_back_verification_secrets_nor_other_customers(world
 def test_history_of_an_unknown_customer_is_a_tool_error_and_changes_nothing(world):
     before = world.state.copy().to_dict()
     record = world.call("get_customer_history", {"customer_id": "CUS-9999"})
-    assert not record.ok and record.error_code == "not_found"
+    assert not record.ok and record.result["error"] == {
+        "code": "not_found",
+        "message": "No customer with id 'CUS-9999'.",
+        "field": "customer_id",
+    }
     assert world.state.to_dict() == before
 
 

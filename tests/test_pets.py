@@ -299,3 +299,24 @@ def test_list_pets_returns_the_whole_records_and_refuses_an_unknown_customer(vet
             "field": "customer_id",
         }
     }
+
+
+def test_a_reminder_for_another_pet_of_the_same_owner_is_not_a_duplicate(vet):
+    # Ruth's second dog has a Rabies vaccination too: Biscuit's reminder does not stand for it.
+    vet.state.tables["pets"]["PET-1003"] = {
+        "id": "PET-1003",
+        "name": "Pepper",
+        "species": "dog",
+        "owner_id": "CUS-1001",
+        "vaccinations": [{"vaccine": "Rabies", "given": "2025-05-01", "due": "2026-05-01"}],
+    }
+    vet.state.tables["vaccination_reminders"] = {"VRM-1001": _VRM}
+    record = _remind(vet, pet_id="PET-1003")
+    assert record.outcome == "ok", record.result
+    assert record.result["reminder"] == {
+        **_VRM,
+        "id": "VRM-1002",
+        "pet_id": "PET-1003",
+        "due": "2026-05-01",
+        "send_at": "2026-04-17T09:00",
+    }
