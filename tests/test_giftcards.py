@@ -10,7 +10,7 @@ import pytest
 
 from businesses.loader import load_business
 from sandbox import SimClock, State, World
-from sandbox.tables import STANDARD_TABLES
+from sandbox.tables import STANDARD_TABLES, TableSpec
 from tools import Effect, default_registry
 
 SALON = Path(__file__).resolve().parents[1] / "businesses" / "public" / "hair_salon"
@@ -79,3 +79,77 @@ def test_a_business_without_gift_cards_says_so(world):
 def test_check_gift_card_is_a_read():
     tool = default_registry().get("check_gift_card")
     assert tool is not None and tool.effect == Effect.READ and not tool.writes
+
+
+def _error(world: World, code: str) -> dict:
+    before = copy.deepcopy(world.state.tables)
+    record = world.call("check_gift_card", {"code": code})
+    assert record.outcome == "rejected" and world.state.tables == before
+    return record.result["error"]
+
+
+def test_the_whole_card_is_returned_with_its_state(salon):
+    card = dict(salon.state.tables["gift_cards"]["GFT-1002"])
+    assert _check(salon, "cp34-3642") == {"gift_card": card, "expired": False, "usable": True}
+
+
+@pytest.mark.parametrize(
+    "status, balance, expires, usable",
+    [
+        ("active", 1, "2026-03-10", True),  # one cent left, on its last day
+        ("active", 0, "2026-12-31", False),  # active but empty
+        ("void", 5000, "2026-12-31", False),  # money on it, but voided
+        ("used", 5000, "2026-12-31", False),
+        ("active", 5000, "2026-03-09", False),  # expired yesterday
+    ],
+)
+def test_a_card_is_usable_only_when_active_unexpired_and_not_empty(
+    salon, status, balance, expires, usable
+):
+    card = salon.state.tables["gift_cards"]["GFT-1002"]
+    card.update(status=status, balance_cents=balance, expires=expires)
+    result = _check(salon, "CP34-3642")
+    assert result["usable"] is usable
+    assert result["expired"] is (expires < "2026-03-10")
+
+
+def test_a_code_typed_on_another_keyboard_is_read_in_capitals(salon):
+    # "ı" and "ß" have capitals of their own (I, SS): the code is compared in capitals.
+    salon.state.tables["gift_cards"]["GFT-1002"]["code"] = "KISS-2026"
+    assert _check(salon, "kıß 2026")["gift_card"]["id"] == "GFT-1002"
+
+
+def test_a_card_with_no_expiry_never_expires():
+    # A business may declare gift cards that never expire (``expires`` null).
+    schema = {"type": "object", "required": ["id", "code"]}
+    specs = {**STANDARD_TABLES, "gift_cards": TableSpec("gift_cards", "GFT", schema)}
+    card = {"id": "GFT-1001", "code": "AB12-CD34", "balance_cents": 2000, "status": "active"}
+    for expires in ({}, {"expires": None}):
+        seed = {"gift_cards": {"GFT-1001": {**card, **expires}}}
+        world = World(State(seed, specs), default_registry(), SimClock("2030-01-01T09:00"))
+        result = _check(world, "AB12CD34")
+        assert result == {"gift_card": {**card, **expires}, "expired": False, "usable": True}
+
+
+def test_refusals_name_the_code_and_say_why(salon, world):
+    assert _error(salon, "ZZZZ-0000") == {
+        "code": "not_found",
+        "message": "No gift card with id 'ZZZZ-0000'.",
+        "field": "code",
+    }
+    assert _error(salon, " - -") == {
+        "code": "invalid_arguments",
+        "message": "The code has no letters or digits.",
+        "field": "code",
+    }
+    assert _error(world, "AB12-3456") == {
+        "code": "invalid_arguments",
+        "message": "This business does not sell gift cards.",
+        "field": "code",
+    }
+
+
+def test_a_code_is_matched_whole_not_by_its_start(salon):
+    # The last digit differs: no card, although the first seven characters match one.
+    assert _error(salon, "JU17-337")["code"] == "not_found"
+    assert _check(salon, "JU17-3371!")["gift_card"]["id"] == "GFT-1001"

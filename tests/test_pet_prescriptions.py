@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,135 @@ def test_effects_read_and_reversible():
     registry = default_registry()
     assert registry.get("list_pet_prescriptions").effect == Effect.READ
     assert registry.get("request_pet_refill").effect == Effect.REVERSIBLE
+
+
+def _refused(world: World, **args) -> dict:
+    before = copy.deepcopy(world.state.tables)
+    record = _request(world, **args)
+    assert record.outcome == "rejected" and world.state.tables == before
+    return record.result["error"]
+
+
+def _person(drug: str, pet: str, why: str) -> str:
+    return (
+        f"{drug} for {pet} {why}: a vet must speak with the owner before any more is dispensed."
+        " Nothing was queued; transfer the call to a person."
+    )
+
+
+def test_the_request_row_is_the_whole_record_returned(vet):
+    record = _request(vet, customer_id="CUS-1002")
+    assert record.outcome == "ok", record.result
+    expected = {
+        "id": "RFL-1001",
+        "prescription_id": "RX-1001",
+        "pet_id": "PET-1001",
+        "customer_id": "CUS-1002",
+        "status": "pending_vet",
+        "requested_at": "2026-03-02T10:00",
+        "note": "",
+    }
+    assert record.result == {"refill_request": expected}
+    assert vet.state.tables["refill_requests"] == {"RFL-1001": expected}
+
+
+@pytest.mark.parametrize(
+    "change, error",
+    [
+        (
+            {"status": "stopped", "refills_left": 3},
+            ("escalation_required", _person("Carprofen", "Biscuit", "was stopped by the vet")),
+        ),
+        (
+            {"status": "expired", "refills_left": 0},
+            ("escalation_required", _person("Carprofen", "Biscuit", "has expired")),
+        ),
+        (
+            {"refills_left": 0},
+            ("escalation_required", _person("Carprofen", "Biscuit", "has no refills left")),
+        ),
+        (
+            {"refills_left": -1},
+            ("escalation_required", _person("Carprofen", "Biscuit", "has no refills left")),
+        ),
+        ({"pet_id": "PET-1999"}, ("not_found", "No pets with id 'PET-1999'.")),
+    ],
+    ids=["stopped-with-refills", "expired", "none-left", "below-none", "pet-gone"],
+)
+def test_a_prescription_that_cannot_be_refilled_is_refused_with_the_reason(vet, change, error):
+    vet.state.tables["prescriptions"]["RX-1001"].update(change)
+    code, message = error
+    assert _refused(vet) == {"code": code, "message": message, "field": "prescription_id"}
+
+
+@pytest.mark.parametrize(
+    "args, error",
+    [
+        (
+            {"prescription_id": "RX-1003"},
+            ("conflict", "Ruth Abbott is not an owner of Miso.", "customer_id"),
+        ),
+        (
+            {"prescription_id": "RX-1999"},
+            ("not_found", "No prescriptions with id 'RX-1999'.", "prescription_id"),
+        ),
+        (
+            {"customer_id": "CUS-1999"},
+            ("not_found", "No customer with id 'CUS-1999'.", "customer_id"),
+        ),
+    ],
+    ids=["other-household", "prescription", "customer"],
+)
+def test_who_asks_and_for_what_must_exist_and_belong_together(vet, args, error):
+    code, message, field = error
+    assert _refused(vet, **args) == {"code": code, "message": message, "field": field}
+
+
+def test_only_a_pending_request_for_the_same_prescription_blocks_another(vet):
+    def row(k: int, rx: str, status: str) -> dict:
+        return {
+            "id": f"RFL-100{k}",
+            "prescription_id": rx,
+            "pet_id": "PET-1001",
+            "customer_id": "CUS-1001",
+            "status": status,
+            "requested_at": "2026-02-20T10:00",
+            "note": "",
+        }
+
+    requests = [row(1, "RX-1001", "approved"), row(2, "RX-1004", "pending_vet")]
+    vet.state.tables["refill_requests"] = {r["id"]: r for r in requests}
+    vet.state.tables["prescriptions"]["RX-1004"] = _rx(4, "PET-1001", "Apoquel", 1)
+    first = _request(vet)
+    assert first.outcome == "ok" and first.result["refill_request"]["id"] == "RFL-1003"
+    assert _refused(vet) == {
+        "code": "conflict",
+        "message": "Refill request RFL-1003 is already with the vet.",
+        "field": "prescription_id",
+    }
+
+
+def test_prescriptions_are_listed_whole_and_only_where_the_business_keeps_them(vet):
+    rows = vet.state.tables["prescriptions"]
+    assert vet.call("list_pet_prescriptions", {"pet_id": "PET-1002"}).result == {
+        "prescriptions": [rows["RX-1003"]]
+    }
+    assert vet.call("list_pet_prescriptions", {"pet_id": "PET-1999"}).result["error"] == {
+        "code": "not_found",
+        "message": "No pets with id 'PET-1999'.",
+        "field": "pet_id",
+    }
+    world = World(State({}, STANDARD_TABLES), default_registry(), SimClock("2026-03-02T10:00"))
+    for tool, args, field in [
+        ("list_pet_prescriptions", {"pet_id": "PET-1001"}, "pet_id"),
+        (
+            "request_pet_refill",
+            {"prescription_id": "RX-1001", "customer_id": "CUS-1001"},
+            "prescription_id",
+        ),
+    ]:
+        assert world.call(tool, args).result["error"] == {
+            "code": "invalid_arguments",
+            "message": "This business keeps no prescription records.",
+            "field": field,
+        }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,161 @@ def test_a_reminder_on_the_account_may_be_a_pets_vaccination_reminder(tables, tr
         CHECKER.extract("You already have a reminder set for it."), set(), True, evidence=evidence
     )
     assert checked.state and checked.true is true
+
+
+def _refusal(world: World, **args) -> dict:
+    before = copy.deepcopy(world.state.tables)
+    record = _remind(world, **args)
+    assert record.outcome == "rejected" and world.state.tables == before
+    return record.result["error"]
+
+
+def test_the_reminder_row_is_the_whole_record_returned(vet):
+    # 14 days before by default, at 09:00, on the channel asked for; the vaccine as on record.
+    record = _remind(vet, vaccine="  RABIES ", channel="email")
+    assert record.outcome == "ok", record.result
+    expected = {**_VRM, "channel": "email"}
+    assert record.result == {"reminder": expected}
+    assert vet.state.tables["vaccination_reminders"] == {"VRM-1001": expected}
+    assert [(c.table, c.before, c.after) for c in vet.ledger.entries[-1].changes] == [
+        ("vaccination_reminders", None, expected)
+    ]
+
+
+def test_a_reminder_due_at_this_very_minute_is_not_in_the_past():
+    # DHPP is due 2026-03-05; three days before at 09:00 is now exactly.
+    world = World(State(_seed(), _specs()), default_registry(), SimClock("2026-03-02T09:00"))
+    record = _remind(world, vaccine="DHPP", days_before=3)
+    assert record.outcome == "ok", record.result
+    assert record.result["reminder"]["send_at"] == "2026-03-02T09:00"
+
+
+@pytest.mark.parametrize(
+    "args, error",
+    [
+        (
+            {"customer_id": "CUS-1003"},
+            ("conflict", "Kofi Mensah is not an owner of Biscuit.", "customer_id"),
+        ),
+        (
+            {"vaccine": "Leptospirosis"},
+            (
+                "conflict",
+                "Biscuit has no Leptospirosis vaccination on record (on record: Rabies, DHPP).",
+                "vaccine",
+            ),
+        ),
+        (
+            {"pet_id": "PET-1002", "customer_id": "CUS-1003"},
+            ("conflict", "Miso has no Rabies vaccination on record (on record: none).", "vaccine"),
+        ),
+        (
+            {"customer_id": "CUS-1002", "channel": "email"},
+            ("conflict", "The customer has no email address on file.", "channel"),
+        ),
+        (
+            {"vaccine": "DHPP", "days_before": 3},
+            (
+                "conflict",
+                "Biscuit's DHPP is due 2026-03-05: a reminder 3 days before would be in the past;"
+                " book the vaccination instead.",
+                "days_before",
+            ),
+        ),
+        ({"pet_id": "PET-1999"}, ("not_found", "No pets with id 'PET-1999'.", "pet_id")),
+        (
+            {"customer_id": "CUS-1999"},
+            ("not_found", "No customer with id 'CUS-1999'.", "customer_id"),
+        ),
+    ],
+    ids=[
+        "not-an-owner",
+        "unknown-vaccine",
+        "no-vaccinations",
+        "no-email",
+        "past",
+        "pet",
+        "customer",
+    ],
+)
+def test_each_refusal_says_why_and_names_the_argument(vet, args, error):
+    code, message, field = error
+    assert _refusal(vet, **args) == {"code": code, "message": message, "field": field}
+
+
+def test_only_the_same_scheduled_reminder_for_the_same_person_is_a_duplicate(vet):
+    vet.state.tables["vaccination_reminders"] = {
+        "VRM-1001": _VRM,
+        "VRM-1002": {**_VRM, "id": "VRM-1002", "vaccine": "DHPP", "status": "cancelled"},
+    }
+    assert _refusal(vet, vaccine="rabies") == {
+        "code": "conflict",
+        "message": "Reminder VRM-1001 is already scheduled.",
+        "field": "vaccine",
+    }
+    # A cancelled reminder, another vaccine's or another keeper's does not stand in the way.
+    for args in ({"vaccine": "DHPP", "days_before": 2}, {"customer_id": "CUS-1002"}):
+        assert _remind(vet, **args).outcome == "ok"
+    assert sorted(vet.state.tables["vaccination_reminders"]) == [
+        "VRM-1001",
+        "VRM-1002",
+        "VRM-1003",
+        "VRM-1004",
+    ]
+
+
+def test_a_business_without_pet_records_says_so():
+    world = World(State({}, STANDARD_TABLES), default_registry(), SimClock("2026-03-02T10:00"))
+    for tool, args, field in [
+        ("list_pets", {"customer_id": "CUS-1001"}, "customer_id"),
+        (
+            "record_vaccination_reminder",
+            {
+                "pet_id": "PET-1001",
+                "customer_id": "CUS-1001",
+                "vaccine": "Rabies",
+                "channel": "sms",
+            },
+            "pet_id",
+        ),
+    ]:
+        assert world.call(tool, args).result == {
+            "error": {
+                "code": "invalid_arguments",
+                "message": "This business keeps no pet records.",
+                "field": field,
+            }
+        }
+
+
+def test_list_pets_returns_the_whole_records_and_refuses_an_unknown_customer(vet):
+    pets = vet.state.tables["pets"]
+    assert vet.call("list_pets", {"customer_id": "CUS-1003"}).result == {"pets": [pets["PET-1002"]]}
+    assert vet.call("list_pets", {"customer_id": "CUS-1999"}).result == {
+        "error": {
+            "code": "not_found",
+            "message": "No customer with id 'CUS-1999'.",
+            "field": "customer_id",
+        }
+    }
+
+
+def test_a_reminder_for_another_pet_of_the_same_owner_is_not_a_duplicate(vet):
+    # Ruth's second dog has a Rabies vaccination too: Biscuit's reminder does not stand for it.
+    vet.state.tables["pets"]["PET-1003"] = {
+        "id": "PET-1003",
+        "name": "Pepper",
+        "species": "dog",
+        "owner_id": "CUS-1001",
+        "vaccinations": [{"vaccine": "Rabies", "given": "2025-05-01", "due": "2026-05-01"}],
+    }
+    vet.state.tables["vaccination_reminders"] = {"VRM-1001": _VRM}
+    record = _remind(vet, pet_id="PET-1003")
+    assert record.outcome == "ok", record.result
+    assert record.result["reminder"] == {
+        **_VRM,
+        "id": "VRM-1002",
+        "pet_id": "PET-1003",
+        "due": "2026-05-01",
+        "send_at": "2026-04-17T09:00",
+    }
