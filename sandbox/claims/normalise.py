@@ -24,13 +24,16 @@ _PICTOGRAPHS = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u20e3\U000e0000-\U000e007f]"
 )
 
-_PICTOGRAPH_STOP = re.compile(
-    r"(?<=[\w)])[^\S\n]*"
-    + _PICTOGRAPHS.pattern
-    + r"+[^\S\n]+(?=[A-Z][a-z]|I\b|(?:no|not|nothing|it|that|this|there|they|you|we|and|but|so|"
+# What opens a new statement after an emoji.
+_NEXT_STATEMENT = (
+    r"[^\S\n]+(?=[A-Z][a-z]|I\b|(?:no|not|nothing|it|that|this|there|they|you|we|and|but|so|"
     r"just|also|plus|thanks|thank|see|cheers|hope|let|please|any|sorry|new|ur|u|the|your|his|her|"
     r"their|our|my)\b)"
 )
+_PICTOGRAPH_STOP = re.compile(r"(?<=[\w)])[^\S\n]*" + _PICTOGRAPHS.pattern + "+" + _NEXT_STATEMENT)
+# A done mark closing a statement mid-line ("texts are off now 👍 no more pings") ends it: the
+# statement already says it is done, and the mark must not scope the next one as done too.
+_DONE_STOP = re.compile(r"(?<=[\w)])[^\S\n]*(?:\U0001f44d|\u2705)\ufe0f?" + _NEXT_STATEMENT)
 
 
 @cache
@@ -70,6 +73,7 @@ def _strip_accents(text: str) -> str:
 def normalise(text: str) -> str:
     """The text in the one spelling the lexicon is written for (case is kept)."""
     if not text.isascii():
+        text = _DONE_STOP.sub(". ", text)
         # The marks are single code points; map them before NFKC can decompose any of them.
         text = text.translate(_table())
         if not text.isascii() and not unicodedata.is_normalized("NFKC", text):

@@ -1,0 +1,67 @@
+"""The claim checker on classes of phrasing found in round 11 of issue 11 (the ninth blind set,
+read as development data after it was scored once).
+
+Every sentence here is new: written for this file, not copied from a labelled set. A row is
+(message, the action claims it makes); a claim is (kind, done).
+"""
+
+from __future__ import annotations
+
+from tests.claim_rows import action_claims, claim_cases
+
+# A done mark closing a casual statement mid-line ends it; the next statement is read alone.
+DONE_MARKS = [
+    (
+        "reminder texts are switched off now 👍 no more pings from us",
+        {("reminder_cancellation", True)},
+    ),
+    ("refund's gone back to ur card ✅ no need to call again", {("refund", True)}),
+]
+
+# A fee that went through is a charge; a late-cancellation fee is a fee, not a cancellation.
+FEES = [
+    ("The no-show fee went through on your card this morning.", {("charge", True)}),
+    (
+        "Since it was under 24 hours, the $35 late-cancellation fee has gone through on the card.",
+        {("charge", True)},
+    ),
+    (
+        "I've cancelled it, and the cancellation fee was charged.",
+        {("cancellation", True), ("charge", True)},
+    ),
+]
+
+# A parenthesis inside the thing named does not end the clause.
+PARENTHESES = [
+    (
+        "Your Family Plan (two adults, yearly) is cancelled from today.",
+        {("subscription_cancellation", True)},
+    ),
+]
+
+# Holds put on and let go; a deposit hold on a card is no reservation.
+HOLDS = [
+    ("I've put a 24-hour hold on the Sea View room for you.", {("reservation", True)}),
+    ("I've let the hold on the blue kettle go, as you asked.", {("release", True)}),
+    ("I couldn't put a deposit hold on the card, it was declined.", {("charge", False)}),
+]
+
+# Credit knocked onto an account; what the caller will not get any more; a free change.
+MONEY_AND_TEXTS = [
+    ("I've knocked $15 onto your account as a goodwill credit.", {("credit", True)}),
+    (
+        "The reminder is off, so you won't get that text any more.",
+        {("reminder_cancellation", True)},
+    ),
+    (
+        "Cancelled with plenty of notice, so it's a free cancellation.",
+        {("cancellation", True), ("charge", False)},
+    ),
+]
+
+ROWS = DONE_MARKS + FEES + PARENTHESES + HOLDS + MONEY_AND_TEXTS
+
+
+@claim_cases(ROWS)
+def test_claims_read_by_class(text: str, claims: set[tuple[str, bool]]) -> None:
+    assert action_claims(text) == claims
