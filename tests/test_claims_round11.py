@@ -59,7 +59,29 @@ MONEY_AND_TEXTS = [
     ),
 ]
 
-ROWS = DONE_MARKS + FEES + PARENTHESES + HOLDS + MONEY_AND_TEXTS
+# What a reason names is what "it" means after it; a product box is a subscription.
+REASONS_NAME_THINGS = [
+    (
+        "Since your broadband contract runs to May, I can't cancel it myself.",
+        {("subscription_cancellation", False)},
+    ),
+    (
+        "Because the Snack Box has already shipped for December, I couldn't cancel it.",
+        {("subscription_cancellation", False)},
+    ),
+]
+
+# Moves between named plans, and the plan the caller is on now.
+NAMED_PLANS = [
+    (
+        "I've moved you from the Founders rate onto the regular Lifters Club.",
+        {("plan_change", True)},
+    ),
+    ("The switch to the annual Lifters Club didn't go through, sorry.", {("plan_change", False)}),
+    ("You're on Fibre 900 now, and the new price starts today.", {("plan_change", True)}),
+]
+
+ROWS = DONE_MARKS + FEES + PARENTHESES + HOLDS + MONEY_AND_TEXTS + REASONS_NAME_THINGS + NAMED_PLANS
 
 
 @claim_cases(ROWS)

@@ -108,9 +108,12 @@ class LexiconClaimChecker:
                 # after it history too ("Your last alignment was on 8 October, and you were
                 # charged $90"); read only when a clause reports an action.
                 earlier = Earlier(lex)
-                for clause in split_clauses(sentence, lex):
-                    clause = without_premise(clause, lex)
+                for whole in split_clauses(sentence, lex):
+                    clause = without_premise(whole, lex)
                     if not clause:
+                        # A reason reports nothing, but what it names is what "it" may mean
+                        # next ("Since your contract runs to May, I can't cancel it").
+                        before = (before + " " + whole)[-_CONTEXT:]
                         continue
                     # "I'll note it and put you through": the second verb shares the offer.
                     shared = False
@@ -137,7 +140,7 @@ class LexiconClaimChecker:
                             or described_state(clause, scope, lex)
                             or visit_item(clause, sentence, scope, lex)
                         )
-                    before = (before + " " + clause)[-_CONTEXT:]
+                    before = (before + " " + whole)[-_CONTEXT:]
                     if last and (
                         scope == "not_done"
                         or (
