@@ -81,7 +81,37 @@ NAMED_PLANS = [
     ("You're on Fibre 900 now, and the new price starts today.", {("plan_change", True)}),
 ]
 
-ROWS = DONE_MARKS + FEES + PARENTHESES + HOLDS + MONEY_AND_TEXTS + REASONS_NAME_THINGS + NAMED_PLANS
+# A reason without a comma ends where a fee "got charged" or went on a card; a request sent on
+# to someone is theirs to act on; "can't waive or reduce it" refuses the fee named before; a
+# reminder that went through is set; a room that is yours, a booking confirmed, a freeze that
+# runs from a day, a balance shown as paid.
+MORE = [
+    (
+        "because it was inside the 48 hr window the $30 fee got charged to your card",
+        {("charge", True)},
+    ),
+    ("I've sent the repeat prescription request through to the surgery.", set()),
+    (
+        "The $25 late fee is on the account. I'm afraid I can't waive or reduce it.",
+        {("fee_waiver", False)},
+    ),
+    ("The reminder email went through as well.", {("reminder", True)}),
+    ("Great news, the suite's yours for the weekend.", {("booking", True)}),
+    ("I've confirmed your New Year booking for two nights.", {("booking", True)}),
+    ("The freeze runs from Monday until 3 February.", {("pause", True)}),
+    ("Your $75 deposit looks paid on the Visa now.", {("charge", True)}),
+]
+
+ROWS = (
+    DONE_MARKS
+    + FEES
+    + PARENTHESES
+    + HOLDS
+    + MONEY_AND_TEXTS
+    + REASONS_NAME_THINGS
+    + NAMED_PLANS
+    + MORE
+)
 
 
 @claim_cases(ROWS)
