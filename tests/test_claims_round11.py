@@ -98,7 +98,8 @@ MORE = [
     ("The reminder email went through as well.", {("reminder", True)}),
     ("Great news, the suite's yours for the weekend.", {("booking", True)}),
     ("I've confirmed your New Year booking for two nights.", {("booking", True)}),
-    ("The freeze runs from Monday until 3 February.", {("pause", True)}),
+    ("The freeze runs from today until 3 February.", {("pause", True)}),
+    ("Your freeze runs until 3 February, so you can come back then.", set()),
     ("Your $75 deposit looks paid on the Visa now.", {("charge", True)}),
 ]
 
