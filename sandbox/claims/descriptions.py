@@ -139,8 +139,12 @@ def as_object_kind(claim: Claim, clause: str, before: str, lex: Lexicon) -> Clai
     if claim.kind != "cancellation":
         return claim
     objects = lex.cancel_objects
-    if any(pattern.search(clause) for pattern in objects.values()):
-        return claim  # the clause names what it cancels
+    named = {kind for kind, pattern in objects.items() if pattern.search(clause)}
+    if named:
+        # The clause names what it cancels: one kind of thing is that kind's cancellation
+        # ("cancelled the flowers you'd ordered", "cancelled now: order HH-21055"); several
+        # leave the reading as it is.
+        return claim.as_kind(named.pop()) if len(named) == 1 else claim
     last, kind = -1, claim.kind
     for candidate, pattern in objects.items():
         for match in pattern.finditer(before):
