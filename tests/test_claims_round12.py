@@ -34,7 +34,26 @@ DONE = [
     ("Done — I've moved your class to Thursday.", {("reschedule", True)}),
 ]
 
-ROWS = CANCELLED_THINGS + REMINDERS + DONE
+# A cancellation that "is in", "Sorted, <name>", a membership switched between named rates, and
+# what a cancelled plan will not bill after it.
+MORE = [
+    ("Your subscription cancellation is in.", {("subscription_cancellation", True)}),
+    ("Sorted, Ms Patel. Your new number is saved.", {("overall", True), ("contact_update", True)}),
+    (
+        "I've switched your Runners Club membership from the intro rate to the standard annual plan.",
+        {("plan_change", True)},
+    ),
+    (
+        "I've cancelled the membership, so you won't see another monthly payment.",
+        {("subscription_cancellation", True)},
+    ),
+    (
+        "Your box is cancelled, and you won't be billed for the March box.",
+        {("subscription_cancellation", True)},
+    ),
+]
+
+ROWS = CANCELLED_THINGS + REMINDERS + DONE + MORE
 
 
 @claim_cases(ROWS)
