@@ -34,7 +34,18 @@ ACTIONS = [
     ("Your bank transfer didn't go through, so the order is on hold.", set()),
 ]
 
-ROWS = NOTES + ACTIONS
+# A plan already frozen is its state; a return window is a rule; "you're not paying anything"
+# for a change made now is no charge.
+STATES_AND_RULES = [
+    ("Your plan's already frozen until March, so nothing is due.", set()),
+    ("The return window doesn't apply here, as the set was never used.", set()),
+    (
+        "The $30 fee is waived, so you're not paying anything for the change.",
+        {("fee_waiver", True), ("charge", False)},
+    ),
+]
+
+ROWS = NOTES + ACTIONS + STATES_AND_RULES
 
 
 @claim_cases(ROWS)
