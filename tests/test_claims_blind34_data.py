@@ -1,5 +1,5 @@
-"""Integrity checks for the third to eleventh blind held-out claim sets,
-tests/data/claims_blind3.yaml to claims_blind11.yaml (issue 11): the same
+"""Integrity checks for the third to twelfth blind held-out claim sets,
+tests/data/claims_blind3.yaml to claims_blind12.yaml (issue 11): the same
 checks, each set against its author's brief.
 
 These check the data only (shape, kinds, styles, businesses, details, verbatim states, and the
@@ -67,6 +67,7 @@ BRIEFS = [
     Brief("claims_blind9.yaml", "i", 396, range(36, 37), 120, 100, BUSINESSES, 100, 20),
     Brief("claims_blind10.yaml", "j", 396, range(36, 37), 120, 100, BUSINESSES, 95, 20),
     Brief("claims_blind11.yaml", "k", 396, range(36, 37), 120, 100, BUSINESSES, 95, 20),
+    Brief("claims_blind12.yaml", "m", 396, range(36, 37), 120, 100, BUSINESSES, 95, 20),
 ]
 # What both briefs asked for.
 NO_CLAIM_SHARE = (0.12, 0.25)  # roughly 15% with no claim at all, never most of the set
