@@ -1,7 +1,7 @@
 """The README's claim-checker accuracy tables, printed from the same measurement as
 ``opsbench claims agreement`` (``opsbench.agreement``): overall per set, then per kind, per style
-and per detail for the sets in the hosted-assistant style: the eleventh blind set (scored once
-after round 12 on 2026-12-04, the checker's figure on unseen text), the tenth to third blind
+and per detail for the sets in the hosted-assistant style: the twelfth blind set (scored once
+after round 13 on 2026-12-04, the checker's figure on unseen text), the eleventh to third blind
 sets, the fresh set and the hosted set (the second and round-3 blind sets in the first table).
 
 Run:  uv run python benchmarks/claims_tables.py  and paste the output into README.md (never type
@@ -18,7 +18,12 @@ from sandbox.claims import LexiconClaimChecker
 DATA = Path(__file__).parents[1] / "tests" / "data"
 SETS = (
     (
-        "**eleventh blind set (`claims_blind11.yaml`), scored once after round 12; unseen text**",
+        "**twelfth blind set (`claims_blind12.yaml`), scored once after round 13; unseen text**",
+        "claims_blind12.yaml",
+        None,
+    ),
+    (
+        "eleventh blind set (`claims_blind11.yaml`; scored once after round 12, tuned on in round 13)",
         "claims_blind11.yaml",
         None,
     ),
@@ -111,7 +116,8 @@ def main() -> None:
         m = measure(load_set(DATA / name, split), checker)
         print(f"| {label} | {m.messages} | {m.total.precision:.3f} | {m.total.recall:.3f} |")
     columns = [
-        ("blind11 (unseen)", measure(load_set(DATA / "claims_blind11.yaml"), checker)),
+        ("blind12 (unseen)", measure(load_set(DATA / "claims_blind12.yaml"), checker)),
+        ("blind11", measure(load_set(DATA / "claims_blind11.yaml"), checker)),
         ("blind10", measure(load_set(DATA / "claims_blind10.yaml"), checker)),
         ("blind9", measure(load_set(DATA / "claims_blind9.yaml"), checker)),
         ("blind8", measure(load_set(DATA / "claims_blind8.yaml"), checker)),
