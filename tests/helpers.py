@@ -3,14 +3,19 @@ each implements the public protocol the way a custom agent or caller would)."""
 
 from __future__ import annotations
 
+import copy
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adapters.errors import ProviderError
 from businesses import load_set
 from contract.messages import AssistantTurn, ToolCall, TurnRequest, Usage
 from opsbench.store import Store
 from sandbox.episode import CallerTurn, CallerView
+
+if TYPE_CHECKING:
+    from sandbox import World
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
 KITS = Path(__file__).parent / "fixtures" / "kits"  # mini_kit: the generator's test kit
@@ -88,3 +93,18 @@ class FullDiskStore(Store):
             raise sqlite3.OperationalError("database or disk is full")
         self.good -= len(episodes)
         return super().record_encoded(run_id, episodes)
+
+
+def tool_result(world: World, name: str, args: dict) -> dict:
+    """The result of a tool call that must succeed (the assertion prints the refusal)."""
+    record = world.call(name, args)
+    assert record.outcome == "ok", record.result
+    return record.result
+
+
+def tool_refusal(world: World, name: str, args: dict) -> dict:
+    """The structured error of a tool call that must be refused and leave the state as it was."""
+    before = copy.deepcopy(world.state.tables)
+    record = world.call(name, args)
+    assert record.outcome == "rejected" and world.state.tables == before, record.result
+    return record.result["error"]

@@ -3,12 +3,11 @@ with what each returns whole and what each refuses."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from sandbox import SimClock, State, World
 from tests.conftest import NOW, sample_tables
+from tests.helpers import tool_refusal, tool_result
 from tools import default_registry
 from tools.customers import same_phone
 
@@ -30,19 +29,6 @@ LENA = {
     "phone": "+1 555 0103",
     "email": "lena@example.com",
 }
-
-
-def _result(world: World, name: str, args: dict) -> dict:
-    record = world.call(name, args)
-    assert record.outcome == "ok", record.result
-    return record.result
-
-
-def _refused(world: World, name: str, args: dict) -> dict:
-    before = copy.deepcopy(world.state.tables)
-    record = world.call(name, args)
-    assert record.outcome == "rejected" and world.state.tables == before
-    return record.result["error"]
 
 
 @pytest.mark.parametrize(
@@ -79,17 +65,17 @@ def test_phones_match_when_seven_digits_or_more_end_the_other(given, stored, sam
     ],
 )
 def test_a_lookup_matches_every_detail_given_and_returns_only_the_contact(world, args, found):
-    assert _result(world, "find_customer", args) == {"matches": found, "count": len(found)}
+    assert tool_result(world, "find_customer", args) == {"matches": found, "count": len(found)}
 
 
 def test_a_stored_email_is_compared_in_lower_case_and_a_missing_one_matches_nothing(world):
     world.state.tables["customers"]["CUS-1003"]["email"] = "Lena@Example.com"
-    assert _result(world, "find_customer", {"email": "lena@EXAMPLE.com"})["matches"] == [
+    assert tool_result(world, "find_customer", {"email": "lena@EXAMPLE.com"})["matches"] == [
         {**LENA, "email": "Lena@Example.com"}
     ]
     world.state.tables["customers"]["CUS-1002"]["phone"] = None
     for args in ({"email": "xxxx"}, {"phone": "0000000"}):
-        assert _result(world, "find_customer", args) == {"matches": [], "count": 0}
+        assert tool_result(world, "find_customer", args) == {"matches": [], "count": 0}
 
 
 def test_a_lookup_returns_ten_matches_and_counts_them_all():
@@ -102,14 +88,14 @@ def test_a_lookup_returns_ten_matches_and_counts_them_all():
         for k in range(12)
     }
     world = World(State({"customers": customers}), default_registry(), SimClock(NOW))
-    result = _result(world, "find_customer", {"name": "ann lee"})
+    result = tool_result(world, "find_customer", {"name": "ann lee"})
     assert result["count"] == 12
     assert [m["id"] for m in result["matches"]] == sorted(customers)[:10]
     assert result["matches"][0] == {**customers["CUS-1001"], "email": None}
 
 
 def test_a_lookup_needs_something_to_look_by(world):
-    assert _refused(world, "find_customer", {}) == {
+    assert tool_refusal(world, "find_customer", {}) == {
         "code": "invalid_arguments",
         "message": "Give at least one of phone, email or name.",
         "field": "phone",
@@ -128,7 +114,7 @@ def test_a_lookup_needs_something_to_look_by(world):
     ],
 )
 def test_verification_names_what_was_checked_and_what_did_not_match(world, given, mismatched):
-    assert _result(world, "verify_customer", {"customer_id": "CUS-1001", **given}) == {
+    assert tool_result(world, "verify_customer", {"customer_id": "CUS-1001", **given}) == {
         "customer_id": "CUS-1001",
         "verified": not mismatched,
         "checked": sorted(given),
@@ -139,32 +125,32 @@ def test_verification_names_what_was_checked_and_what_did_not_match(world, given
 def test_a_postcode_is_compared_without_case_and_nothing_on_file_matches_nothing(world):
     customers = world.state.tables["customers"]
     customers["CUS-1003"]["postcode"] = "SW1A 1AA"
-    assert _result(world, "verify_customer", {"customer_id": "CUS-1003", "postcode": "sw1a 1aa"})[
-        "verified"
-    ]
+    assert tool_result(
+        world, "verify_customer", {"customer_id": "CUS-1003", "postcode": "sw1a 1aa"}
+    )["verified"]
     customers["CUS-1003"]["postcode"] = None
     for postcode in ("none", "None"):
-        result = _result(
+        result = tool_result(
             world, "verify_customer", {"customer_id": "CUS-1003", "postcode": postcode}
         )
         assert result["verified"] is False and result["mismatched"] == ["postcode"]
 
 
 def test_verification_needs_a_detail_and_a_known_customer(world):
-    assert _refused(world, "verify_customer", {"customer_id": "CUS-1001"}) == {
+    assert tool_refusal(world, "verify_customer", {"customer_id": "CUS-1001"}) == {
         "code": "invalid_arguments",
         "message": "Give at least one of dob, postcode or phone to check.",
         "field": "dob",
     }
     args = {"customer_id": "CUS-9999", "dob": "1984-06-12"}
-    assert _refused(world, "verify_customer", args) == UNKNOWN
+    assert tool_refusal(world, "verify_customer", args) == UNKNOWN
 
 
 def test_a_customer_is_read_whole_but_for_the_verification_answers(world):
     row = sample_tables()["customers"]["CUS-1001"]
     public = {k: v for k, v in row.items() if k not in ("dob", "postcode")}
-    assert _result(world, "get_customer", {"customer_id": "CUS-1001"}) == {"customer": public}
-    assert _refused(world, "get_customer", {"customer_id": "CUS-9999"}) == UNKNOWN
+    assert tool_result(world, "get_customer", {"customer_id": "CUS-1001"}) == {"customer": public}
+    assert tool_refusal(world, "get_customer", {"customer_id": "CUS-9999"}) == UNKNOWN
 
 
 @pytest.mark.parametrize(
@@ -188,10 +174,10 @@ def test_a_contact_change_writes_only_the_fields_given(world, changes):
 
 
 def test_a_contact_change_needs_a_field_and_a_known_customer(world):
-    assert _refused(world, "update_customer_contact", {"customer_id": "CUS-1002"}) == {
+    assert tool_refusal(world, "update_customer_contact", {"customer_id": "CUS-1002"}) == {
         "code": "invalid_arguments",
         "message": "Give at least one of phone, email or address to change.",
         "field": "phone",
     }
     args = {"customer_id": "CUS-9999", "phone": "+1 555 0199"}
-    assert _refused(world, "update_customer_contact", args) == UNKNOWN
+    assert tool_refusal(world, "update_customer_contact", args) == UNKNOWN

@@ -4,11 +4,10 @@ has no email)."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from sandbox import World
+from tests.helpers import tool_refusal
 from tools import Effect, default_registry
 
 NOW = "2026-03-02T09:10"
@@ -20,13 +19,6 @@ def _written(world: World, name: str, args: dict) -> tuple[dict, list[tuple]]:
     entry = world.ledger.entries[-1]
     assert entry.seq == record.ledger_seq
     return record.result, [(c.table, c.before, c.after) for c in entry.changes]
-
-
-def _refused(world: World, name: str, args: dict) -> dict:
-    before = copy.deepcopy(world.state.tables)
-    record = world.call(name, args)
-    assert record.outcome == "rejected" and world.state.tables == before
-    return record.result["error"]
 
 
 def test_a_text_goes_to_the_phone_on_file_with_no_subject(world):
@@ -75,7 +67,7 @@ def test_an_email_goes_to_the_address_on_file_with_its_subject(world):
 )
 def test_a_message_needs_the_contact_it_goes_to(world, name, args, message):
     world.state.tables["customers"]["CUS-1001"]["phone"] = ""
-    assert _refused(world, name, args) == {
+    assert tool_refusal(world, name, args) == {
         "code": "conflict",
         "message": message,
         "field": "customer_id",
@@ -93,7 +85,7 @@ def test_a_message_needs_the_contact_it_goes_to(world, name, args, message):
     ],
 )
 def test_an_unknown_customer_is_refused_by_every_messaging_tool(world, name, args):
-    assert _refused(world, name, {"customer_id": "CUS-9999", **args}) == {
+    assert tool_refusal(world, name, {"customer_id": "CUS-9999", **args}) == {
         "code": "not_found",
         "message": "No customer with id 'CUS-9999'.",
         "field": "customer_id",

@@ -6,25 +6,10 @@ billing date, and SUB-1002 (Maria, Legacy Unlimited, no plan id) has its final b
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from sandbox import World
+from tests.helpers import tool_refusal, tool_result
 from tools import Effect
-
-
-def _ok(world: World, name: str, args: dict) -> dict:
-    record = world.call(name, args)
-    assert record.outcome == "ok", record.result
-    return record.result
-
-
-def _refused(world: World, name: str, args: dict) -> dict:
-    before = copy.deepcopy(world.state.tables)
-    record = world.call(name, args)
-    assert record.outcome == "rejected" and world.state.tables == before
-    return record.result["error"]
 
 
 def _error(code: str, message: str, field: str) -> dict:
@@ -33,19 +18,23 @@ def _error(code: str, message: str, field: str) -> dict:
 
 def test_a_customers_subscriptions_are_listed_whole(world):
     rows = world.state.tables["subscriptions"]
-    assert _ok(world, "list_subscriptions", {"customer_id": "CUS-1001"}) == {
+    assert tool_result(world, "list_subscriptions", {"customer_id": "CUS-1001"}) == {
         "subscriptions": [rows["SUB-1002"]]
     }
-    assert _ok(world, "list_subscriptions", {"customer_id": "CUS-1003"}) == {"subscriptions": []}
-    assert _refused(world, "list_subscriptions", {"customer_id": "CUS-9999"}) == _error(
+    assert tool_result(world, "list_subscriptions", {"customer_id": "CUS-1003"}) == {
+        "subscriptions": []
+    }
+    assert tool_refusal(world, "list_subscriptions", {"customer_id": "CUS-9999"}) == _error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
 
 
 def test_one_subscription_is_read_by_its_id(world):
     row = world.state.tables["subscriptions"]["SUB-1001"]
-    assert _ok(world, "get_subscription", {"subscription_id": "SUB-1001"}) == {"subscription": row}
-    assert _refused(world, "get_subscription", {"subscription_id": "SUB-9999"}) == _error(
+    assert tool_result(world, "get_subscription", {"subscription_id": "SUB-1001"}) == {
+        "subscription": row
+    }
+    assert tool_refusal(world, "get_subscription", {"subscription_id": "SUB-9999"}) == _error(
         "not_found", "No subscription with id 'SUB-9999'.", "subscription_id"
     )
 
@@ -65,22 +54,22 @@ def test_a_plan_change_copies_the_plans_name_id_and_price(world):
 
 def test_a_plan_change_is_refused_to_the_same_plan_an_unknown_one_or_a_cancelled_line(world):
     args = {"subscription_id": "SUB-1001", "plan_id": "SRV-1003"}
-    assert _refused(world, "change_plan", args) == _error(
+    assert tool_refusal(world, "change_plan", args) == _error(
         "conflict", "Subscription SUB-1001 is already on Fibre 500.", "plan_id"
     )
-    assert _refused(world, "change_plan", {**args, "plan_id": "SRV-9999"}) == _error(
+    assert tool_refusal(world, "change_plan", {**args, "plan_id": "SRV-9999"}) == _error(
         "not_found", "No service with id 'SRV-9999'.", "plan_id"
     )
-    assert _refused(world, "change_plan", {**args, "subscription_id": "SUB-9999"}) == _error(
+    assert tool_refusal(world, "change_plan", {**args, "subscription_id": "SUB-9999"}) == _error(
         "not_found", "No subscription with id 'SUB-9999'.", "subscription_id"
     )
-    _ok(world, "cancel_subscription", {"subscription_id": "SUB-1001", "reason": "moving"})
+    tool_result(world, "cancel_subscription", {"subscription_id": "SUB-1001", "reason": "moving"})
     for name, extra in [
         ("change_plan", {"plan_id": "SRV-1001"}),
         ("pause_subscription", {"until": "2026-04-01"}),
         ("cancel_subscription", {"reason": "again"}),
     ]:
-        assert _refused(world, name, {"subscription_id": "SUB-1001", **extra}) == _error(
+        assert tool_refusal(world, name, {"subscription_id": "SUB-1001", **extra}) == _error(
             "conflict", "Subscription SUB-1001 is cancelled.", "subscription_id"
         )
 
@@ -88,19 +77,19 @@ def test_a_plan_change_is_refused_to_the_same_plan_an_unknown_one_or_a_cancelled
 def test_a_pause_ends_tomorrow_at_the_earliest(world):
     args = {"subscription_id": "SUB-1001"}
     for until in ("2026-03-02", "2026-03-01"):
-        assert _refused(world, "pause_subscription", {**args, "until": until}) == _error(
+        assert tool_refusal(world, "pause_subscription", {**args, "until": until}) == _error(
             "conflict", "The pause must end after today.", "until"
         )
-    assert _refused(world, "pause_subscription", {**args, "until": "2026-02-30"}) == _error(
+    assert tool_refusal(world, "pause_subscription", {**args, "until": "2026-02-30"}) == _error(
         "invalid_arguments", "'2026-02-30' is not a valid date; expected YYYY-MM-DD.", "until"
     )
     before = world.state.tables["subscriptions"]["SUB-1001"]
     expected = {**before, "status": "paused", "paused_until": "2026-03-03"}
-    assert _ok(world, "pause_subscription", {**args, "until": "2026-03-03"}) == {
+    assert tool_result(world, "pause_subscription", {**args, "until": "2026-03-03"}) == {
         "subscription": expected
     }
     assert world.state.tables["subscriptions"]["SUB-1001"] == expected
-    assert _refused(world, "pause_subscription", {**args, "until": "2026-04-01"}) == _error(
+    assert tool_refusal(world, "pause_subscription", {**args, "until": "2026-04-01"}) == _error(
         "conflict", "Subscription SUB-1001 is paused, not active.", "subscription_id"
     )
 
