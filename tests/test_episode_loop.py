@@ -517,6 +517,7 @@ def test_the_default_seed_and_trial_are_zero():
 def test_the_tools_list_the_services_and_staff_of_the_tables_the_episode_starts_from():
     tables = initial_tables(RESCHEDULE)
     tables["services"]["SRV-1009"] = {**tables["services"]["SRV-1001"], "id": "SRV-1009"}
+    tables["staff"]["STF-1009"] = {**tables["staff"]["STF-1001"], "id": "STF-1009"}
     assistant = ScriptedAssistant([])
     asyncio.run(
         run_episode(
@@ -526,6 +527,8 @@ def test_the_tools_list_the_services_and_staff_of_the_tables_the_episode_starts_
     tools = {t.name: t for t in assistant.requests[0].tools}
     service = tools["list_availability"].parameters["properties"]["service_id"]
     assert service["enum"] == ["SRV-1001", "SRV-1002", "SRV-1009"]
+    staff = tools["reschedule_appointment"].parameters["properties"]["staff_id"]
+    assert staff["enum"] == ["STF-1001", "STF-1009"]
 
 
 # -- a gate that refuses calls before they run ---------------------------------------------------

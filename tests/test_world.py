@@ -50,6 +50,15 @@ REFUSED = [
         id="a name that is not a string",
     ),
     pytest.param(
+        ["add_note"],
+        "{}",
+        "{}",
+        None,
+        None,
+        _error("unknown_tool", f"There is no tool named ['add_note']. Available: {NAMES}."),
+        id="a name that cannot be looked up",
+    ),
+    pytest.param(
         "add_note",
         '{"customer_id": ',
         '{"customer_id": ',
@@ -327,6 +336,7 @@ ENDED = "The call was handed to a person; you are no longer on it, and nothing w
         ("find_customer", {"name": "Maria"}, None, "read", None),
         ("delete_everything", "{}", None, None, None),
         (None, None, None, None, None),
+        (["add_note"], NOTE, None, None, None),
     ],
 )
 def test_every_call_after_a_transfer_is_refused_as_call_ended(
@@ -352,9 +362,11 @@ def test_every_call_after_a_transfer_is_refused_as_call_ended(
 
 
 def test_the_next_session_is_a_new_call_on_its_own_clock(world):
+    assert (world.session, world.call_ended, world.trace) == (0, False, [])
+    assert world.call_ended is False
     world.call("transfer_to_human", TRANSFER)
     world.start_session("2026-03-05T14:30")
-    assert not world.call_ended and world.session == 1
+    assert world.call_ended is False and world.session == 1
     record = world.call("add_note", NOTE)
     assert (record.index, record.session, record.time, record.outcome) == (
         1,
@@ -387,6 +399,7 @@ def test_the_next_session_is_a_new_call_on_its_own_clock(world):
         ("add_note", "[1]", None),
         ("no_such_tool", {}, None),
         (None, {}, None),
+        (["add_note"], NOTE, None),
     ],
 )
 def test_the_preview_is_the_effect_the_call_would_record_and_changes_nothing(
@@ -435,6 +448,7 @@ ASK_FIRST = _error("confirmation_required", "ask first")
         ("find_customer", "[1]", "[1]", None, "read"),
         ("no_such_tool", {}, "{}", {}, None),
         (None, {}, "{}", {}, None),
+        (["send_sms"], {}, "{}", {}, None),
     ],
 )
 def test_a_gates_refusal_is_recorded_as_rejected_with_its_error_and_changes_nothing(
