@@ -625,6 +625,28 @@ def test_an_episode_past_its_deadline_ends_as_an_infrastructure_error_saying_so(
     ]
 
 
+class Stalls(ScriptedAssistant):
+    """An assistant whose answer never comes in time."""
+
+    async def respond(self, request: TurnRequest) -> AssistantTurn:
+        await asyncio.sleep(5)  # long past the deadline, short enough to fail when none holds
+        raise AssertionError("the deadline should have cut the assistant off")
+
+
+def test_the_deadline_cuts_off_the_assistant_too():
+    result = _run(
+        RESCHEDULE,
+        lambda ctx: Stalls([]),
+        lambda task, i: LineCaller([CallerTurn("Hi")]),
+        deadline_s=0.05,
+    )
+    assert result.endings == ["infrastructure_error"]
+    assert result.error == (
+        "EpisodeDeadlineError: the episode ran past its deadline of 0.05 s (--episode-timeout)"
+    )
+    assert [u.text for u in result.transcript] == [RESCHEDULE.business.greeting, "Hi"]
+
+
 def test_an_episode_within_its_deadline_runs_to_its_end():
     result = _run(
         TWO_CALLS,
