@@ -273,16 +273,23 @@ def test_a_faulted_call_fails_as_the_fault_says_and_changes_nothing():
     world = make_world(FaultInjector([Fault("add_note", error="Notes are down.", code="busy")]))
     before = world.state.canonical_bytes()
     record = world.call("add_note", NOTE, "f")
-    assert (record.outcome, record.effect, record.arguments, record.ledger_seq) == (
-        "failed",
-        Effect.REVERSIBLE,
-        NOTE,
-        1,
-    )
-    assert record.result == _error("busy", "Notes are down.")
+    assert record.to_dict() == {
+        "index": 0,
+        "session": 0,
+        "time": NOW,
+        "call_id": "f",
+        "tool": "add_note",
+        "raw_arguments": '{"body": "Café", "customer_id": "CUS-1001"}',
+        "arguments": NOTE,
+        "outcome": "failed",
+        "effect": "reversible",
+        "result": _error("busy", "Notes are down."),
+        "ledger_seq": 1,
+    }
     assert record.error_code == "busy" and not record.ok
     assert world.state.canonical_bytes() == before
     (entry,) = world.ledger.entries
+    assert (entry.tool, entry.call_id, entry.arguments) == ("add_note", "f", NOTE)
     assert (entry.outcome, entry.changes, entry.result) == ("failed", (), record.result)
 
 
