@@ -223,3 +223,34 @@ def test_replay_applies_the_successful_entries_in_seq_order_deletions_included(w
     assert replayed.to_dict() == world.state.to_dict()
     assert replayed.get("appointments", "APT-1001")["start"] == "2026-03-05T14:00"
     assert replayed.get("customers", "CUS-1003") is None
+
+
+TABLES = (
+    "['appointments', 'customers', 'escalations', 'messages', 'notes', 'orders', 'payments', "
+    "'products', 'reminders', 'reservations', 'services', 'staff', 'subscriptions']"
+)
+
+
+@pytest.mark.parametrize(
+    ("act", "words"),
+    [
+        (lambda s: s.next_id("nope"), "unknown table 'nope'"),
+        (lambda s: s.get("nope", "X"), f"unknown table 'nope': this business has {TABLES}"),
+        (
+            lambda s: State({"nope": {}}),
+            f"unknown table 'nope': expected one of {TABLES} "
+            "(declare extra tables with a schema in business.yaml)",
+        ),
+    ],
+)
+def test_an_unknown_table_is_named_with_the_tables_there_are(act, words) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(StateError) as raised:
+        act(State(sample_tables()))
+    assert str(raised.value) == words
+
+
+def test_a_state_shows_the_size_of_each_table_it_fills() -> None:
+    assert repr(State(sample_tables())) == (
+        "State(customers=3, staff=2, services=3, appointments=1, products=2, orders=2, "
+        "payments=2, subscriptions=2)"
+    )
