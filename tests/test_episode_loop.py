@@ -611,11 +611,11 @@ def test_an_episode_past_its_deadline_ends_as_an_infrastructure_error_saying_so(
         TWO_CALLS,
         lambda ctx: Thinks([]),
         lambda task, i: Hangs([CallerTurn("Hi")]),
-        deadline_s=0.05,
+        deadline_s=1,
     )
     assert result.endings == ["infrastructure_error"]
     assert result.error == (
-        "EpisodeDeadlineError: the episode ran past its deadline of 0.05 s (--episode-timeout)"
+        "EpisodeDeadlineError: the episode ran past its deadline of 1 s (--episode-timeout)"
     )
     assert result.error_status is None
     assert [u.text for u in result.transcript] == [
@@ -638,11 +638,11 @@ def test_the_deadline_cuts_off_the_assistant_too():
         RESCHEDULE,
         lambda ctx: Stalls([]),
         lambda task, i: LineCaller([CallerTurn("Hi")]),
-        deadline_s=0.05,
+        deadline_s=1,
     )
     assert result.endings == ["infrastructure_error"]
     assert result.error == (
-        "EpisodeDeadlineError: the episode ran past its deadline of 0.05 s (--episode-timeout)"
+        "EpisodeDeadlineError: the episode ran past its deadline of 1 s (--episode-timeout)"
     )
     assert [u.text for u in result.transcript] == [RESCHEDULE.business.greeting, "Hi"]
 
