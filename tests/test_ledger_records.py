@@ -11,7 +11,7 @@ import pytest
 
 from sandbox import IrreversibleEffectError, State, revert
 from sandbox.canonical import canonical_json
-from sandbox.ledger import LedgerEntry, RecordChange, Transaction, revert_each_record
+from sandbox.ledger import LedgerEntry, RecordChange, Transaction, replay, revert_each_record
 from sandbox.state import StateError
 from tests.conftest import sample_tables
 from tools.contract import Effect
@@ -196,3 +196,61 @@ def test_an_overlay_check_reads_only_the_records_named_that_exist() -> None:
         "customers/CUS-1002.phone: 5 is not of type 'string'"
     ]
     assert state.validate(records={"customers": ["CUS-1001"]}) == []
+
+
+def test_replay_applies_the_successful_entries_in_seq_order_deletions_included(world) -> None:  # type: ignore[no-untyped-def]
+    initial = world.state.copy()
+    for start in ("2026-03-04T10:00", "2026-03-05T14:00"):  # the same record twice
+        assert world.call(
+            "reschedule_appointment", {"appointment_id": "APT-1001", "start": start}
+        ).ok
+    world.call("add_note", {"customer_id": "CUS-9", "body": "refused"})  # rejected: no changes
+    txn = Transaction(world.state, "2026-03-02T09:10", Effect.REVERSIBLE)
+    txn.delete("customers", "CUS-1003")
+    deleted = LedgerEntry(
+        seq=4,
+        time="2026-03-02T09:10",
+        tool="t",
+        call_id=None,
+        arguments={},
+        outcome="ok",
+        effect=Effect.REVERSIBLE,
+        result={},
+        changes=txn.changes(),
+    )
+    entries = [deleted, *reversed(world.ledger.entries)]  # given newest first
+    replayed = replay(initial.copy(), entries)
+    assert replayed.to_dict() == world.state.to_dict()
+    assert replayed.get("appointments", "APT-1001")["start"] == "2026-03-05T14:00"
+    assert replayed.get("customers", "CUS-1003") is None
+
+
+TABLES = (
+    "['appointments', 'customers', 'escalations', 'messages', 'notes', 'orders', 'payments', "
+    "'products', 'reminders', 'reservations', 'services', 'staff', 'subscriptions']"
+)
+
+
+@pytest.mark.parametrize(
+    ("act", "words"),
+    [
+        (lambda s: s.next_id("nope"), "unknown table 'nope'"),
+        (lambda s: s.get("nope", "X"), f"unknown table 'nope': this business has {TABLES}"),
+        (
+            lambda s: State({"nope": {}}),
+            f"unknown table 'nope': expected one of {TABLES} "
+            "(declare extra tables with a schema in business.yaml)",
+        ),
+    ],
+)
+def test_an_unknown_table_is_named_with_the_tables_there_are(act, words) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(StateError) as raised:
+        act(State(sample_tables()))
+    assert str(raised.value) == words
+
+
+def test_a_state_shows_the_size_of_each_table_it_fills() -> None:
+    assert repr(State(sample_tables())) == (
+        "State(customers=3, staff=2, services=3, appointments=1, products=2, orders=2, "
+        "payments=2, subscriptions=2)"
+    )
