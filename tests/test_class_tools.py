@@ -117,6 +117,7 @@ def test_the_timetable_is_in_start_order_then_by_id_and_leaves_out_cancelled_cla
         ("in", ["CLS-1001", "CLS-1009"]),
         ("   ", ["CLS-1001", "CLS-1009"]),
         ("yoga", []),
+        ("rowing", ["CLS-1009"]),  # found after a class that does not match
     ],
 )
 def test_a_name_filters_by_what_the_class_name_contains(gym, name, listed):  # noqa: F811
@@ -205,6 +206,12 @@ def test_a_customer_holds_one_place_a_class_but_may_book_again_after_giving_it_u
         "conflict", "Ben Cole already has place CBK-1001.", "class_id"
     )
     gym.state.tables["class_bookings"]["CBK-1001"]["status"] = "cancelled"
+    assert _ok(gym, "book_class", args)["booking"]["id"] == "CBK-1002"
+
+
+def test_a_place_in_another_class_does_not_stop_a_booking(gym):  # noqa: F811
+    _put_class(gym, "CLS-1009", "2026-03-06T08:00")
+    args = {"class_id": "CLS-1009", "customer_id": "CUS-1002"}  # Ben has CBK-1001 in Spin
     assert _ok(gym, "book_class", args)["booking"]["id"] == "CBK-1002"
 
 

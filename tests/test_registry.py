@@ -114,6 +114,11 @@ def test_valid_arguments_have_no_error_by_either_check():
     loose = ToolRegistry([_tool("u", {"type": "object", "anyOf": [{"required": ["a"]}]})])
     assert loose.validation_error("u", {"a": 1}) is None
     assert loose.validation_error("u", {"a": 2}) is None  # and again, from the cache
+    # A schema without a type: the quick check reads the arguments themselves.
+    untyped = ToolRegistry([_tool("v", {"properties": {"a": {"type": "integer"}}})])
+    assert untyped.validation_error("v", {"a": 1}) is None
+    wrong = untyped.validation_error("v", {"a": "1"})
+    assert wrong is not None and wrong.payload()["error"]["field"] == "a"
     error = loose.validation_error("u", {"b": 1})
     assert error is not None and error.payload() == {
         "error": {

@@ -198,6 +198,9 @@ def test_an_approval_by_someone_not_keeping_the_vehicle_is_refused(shop):  # noq
     assert _refused(shop, "approve_work_order", {**args, "customer_id": "CUS-9999"}) == _error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
+    assert _refused(shop, "approve_work_order", {**args, "work_order_id": "WO-9999"}) == _error(
+        "not_found", "No work_orders with id 'WO-9999'.", "work_order_id"
+    )
     shop.state.tables["work_orders"]["WO-1010"]["vehicle_id"] = "VEH-9999"
     assert _refused(shop, "approve_work_order", {**args, "customer_id": "CUS-1011"}) == _error(
         "not_found", "No vehicles with id 'VEH-9999'.", "work_order_id"
@@ -362,6 +365,25 @@ def test_a_loaner_is_refused_to_someone_not_keeping_the_vehicle(shop):  # noqa: 
     )
     assert _refused(shop, "book_loaner", _loaner(work_order_id="WO-9999")) == _error(
         "not_found", "No work_orders with id 'WO-9999'.", "work_order_id"
+    )
+    assert _refused(shop, "book_loaner", _loaner(customer_id="CUS-9999")) == _error(
+        "not_found", "No customer with id 'CUS-9999'.", "customer_id"
+    )
+
+
+@pytest.mark.parametrize(
+    "where, field",
+    [("args", "until"), ("LNB-1051/until", "until"), ("LNB-1051/start", "until")],
+)
+def test_an_impossible_loaner_date_is_named_on_the_return_date(shop, where, field):  # noqa: F811
+    args = _loaner(loaner_id="LNR-1001")
+    if where == "args":
+        args["until"] = "2026-02-30"
+    else:
+        booking, key = where.split("/")
+        shop.state.tables["loaner_bookings"][booking][key] = "2026-02-30"
+    assert _refused(shop, "book_loaner", args) == _error(
+        "invalid_arguments", "'2026-02-30' is not a valid date; expected YYYY-MM-DD.", field
     )
 
 
