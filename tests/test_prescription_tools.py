@@ -444,3 +444,22 @@ def test_a_business_without_prescriptions_refuses_the_tools(world, name, args, f
 
 def test_a_fresh_pharmacy_is_used_by_each_test():
     assert _world().state.tables["refills"]["RF-1059"]["status"] == "ready"
+
+
+@pytest.mark.parametrize("name", ["request_refill", "request_renewal", "transfer_prescription"])
+def test_an_unknown_prescription_or_patient_is_not_found(shop, name):  # noqa: F811
+    args = {"prescription_id": "RX-9999", "customer_id": "CUS-1001"}
+    if name == "transfer_prescription":
+        args.update(to_pharmacy="Kroger", to_phone="+1 614 555 0199")
+    assert _refused(shop, name, args) == _error(
+        "not_found", "No prescriptions with id 'RX-9999'.", "prescription_id"
+    )
+    assert _refused(
+        shop, name, {**args, "prescription_id": "RX-1001", "customer_id": "CUS-9999"}
+    ) == (_error("not_found", "No customer with id 'CUS-9999'.", "customer_id"))
+
+
+def test_a_renewal_sent_for_another_prescription_does_not_stop_one(shop):  # noqa: F811
+    assert _ok(shop, "request_renewal", {"prescription_id": "RX-1011", "customer_id": "CUS-1010"})
+    args = {"prescription_id": "RX-1007", "customer_id": "CUS-1006"}
+    assert _ok(shop, "request_renewal", args)["renewal"]["prescription_id"] == "RX-1007"
