@@ -168,6 +168,7 @@ def test_values_jsonschema_reads_loosely_are_left_to_it(schema, instance):
         [{"type": "string"}],
         "string",
         {"const": 1},
+        {"description": "read past", "const": 1},  # after an annotation, still read
         {"type": ["string", "null"]},
         {"type": "decimal"},
         {"enum": [[1]]},
