@@ -454,7 +454,9 @@ def measure(
                 out["first_episode"] = _child("first", repr(time.time()))
                 with tempfile.TemporaryDirectory() as generated:
                     progress("time to first episode: generating the held-out set")
-                    out["generated"] = _generate_set(Path(generated), sizes["generated"])
+                    # In a child: on Linux a process's peak RSS survives exec, so children this
+                    # process starts later would report the generation's memory as their own.
+                    out["generated"] = _child("generate", generated, json.dumps(sizes["generated"]))
                     progress(f"time to first episode: {out['generated']['tasks']} generated tasks")
                     out["first_episode_generated_cold"] = _child(
                         "first", repr(time.time()), generated
@@ -468,6 +470,11 @@ def measure(
     out["tau2"] = _tau2()
     progress("done")
     return out
+
+
+def child_generate(out: str, spec: str) -> None:
+    """A held-out draw of the kits into ``out`` (``spec``: variants and kits, JSON)."""
+    _emit(_generate_set(Path(out), json.loads(spec)))
 
 
 def _generate_set(out: Path, spec: dict[str, Any]) -> dict[str, Any]:
@@ -748,6 +755,8 @@ def main() -> None:
             child_first_episode(
                 float(args[0]) if args else started, args[1] if len(args) > 1 else None
             )
+        elif name == "generate":
+            child_generate(args[0], args[1])
         elif name == "report":
             child_report(args[0], args[1])
         elif name == "viewer":
