@@ -108,3 +108,13 @@ def tool_refusal(world: World, name: str, args: dict) -> dict:
     record = world.call(name, args)
     assert record.outcome == "rejected" and world.state.tables == before, record.result
     return record.result["error"]
+
+
+def tool_error(code: str, message: str, field: str) -> dict:
+    """A tool's structured error as the tools return it."""
+    return {"code": code, "message": message, "field": field}
+
+
+def last_changes(world: World) -> list[tuple]:
+    """The (table, before, after) of every change the last ledger entry made."""
+    return [(c.table, c.before, c.after) for c in world.ledger.entries[-1].changes]

@@ -13,30 +13,10 @@ from typing import Any
 import pytest
 
 from sandbox import World
+from tests.helpers import last_changes, tool_error, tool_refusal, tool_result
 from tools import Effect
 
 NOW = "2026-03-02T09:10"
-
-
-def _ok(world: World, name: str, args: dict) -> dict:
-    record = world.call(name, args)
-    assert record.outcome == "ok", record.result
-    return record.result
-
-
-def _refused(world: World, name: str, args: dict) -> dict:
-    before = copy.deepcopy(world.state.tables)
-    record = world.call(name, args)
-    assert record.outcome == "rejected" and world.state.tables == before
-    return record.result["error"]
-
-
-def _error(code: str, message: str, field: str) -> dict:
-    return {"code": code, "message": message, "field": field}
-
-
-def _changes(world: World) -> list[tuple]:
-    return [(c.table, c.before, c.after) for c in world.ledger.entries[-1].changes]
 
 
 def _product(world: World, pid: str) -> dict[str, Any]:
@@ -57,7 +37,7 @@ def test_products_are_found_by_every_word_in_their_name_or_sku(world, query, fou
     _product(world, "PRD-1002")["reserved"] = 15
     rows = world.state.tables["products"]
     available = {"PRD-1001": 5, "PRD-1002": 25}
-    assert _ok(world, "search_products", {"query": query}) == {
+    assert tool_result(world, "search_products", {"query": query}) == {
         "products": [{**rows[p], "available": available[p]} for p in found],
         "count": len(found),
     }
@@ -66,8 +46,11 @@ def test_products_are_found_by_every_word_in_their_name_or_sku(world, query, fou
 def test_a_product_without_a_sku_is_found_by_its_name_only(world):
     _product(world, "PRD-1002").pop("sku")
     for query in ("xxxx", "none"):
-        assert _ok(world, "search_products", {"query": query}) == {"products": [], "count": 0}
-    assert _ok(world, "search_products", {"query": "floss"})["count"] == 1
+        assert tool_result(world, "search_products", {"query": query}) == {
+            "products": [],
+            "count": 0,
+        }
+    assert tool_result(world, "search_products", {"query": "floss"})["count"] == 1
 
 
 def test_a_search_lists_twenty_products_and_counts_them_all(world):
@@ -78,7 +61,7 @@ def test_a_search_lists_twenty_products_and_counts_them_all(world):
             "price_cents": 100,
             "stock": k,
         }
-    result = _ok(world, "search_products", {"query": "brush head"})
+    result = tool_result(world, "search_products", {"query": "brush head"})
     assert result["count"] == 25
     assert [p["id"] for p in result["products"]] == [f"PRD-2{k:03d}" for k in range(20)]
     assert result["products"][3]["available"] == 3  # nothing reserved on file
@@ -86,7 +69,7 @@ def test_a_search_lists_twenty_products_and_counts_them_all(world):
 
 def test_stock_is_shown_on_hand_reserved_and_available(world):
     _product(world, "PRD-1002")["reserved"] = 15
-    assert _ok(world, "check_stock", {"product_id": "PRD-1002"}) == {
+    assert tool_result(world, "check_stock", {"product_id": "PRD-1002"}) == {
         "product_id": "PRD-1002",
         "name": "Floss (50m)",
         "in_stock": 40,
@@ -94,9 +77,9 @@ def test_stock_is_shown_on_hand_reserved_and_available(world):
         "available": 25,
     }
     _product(world, "PRD-1002").pop("reserved")
-    result = _ok(world, "check_stock", {"product_id": "PRD-1002"})
+    result = tool_result(world, "check_stock", {"product_id": "PRD-1002"})
     assert (result["reserved"], result["available"]) == (0, 40)
-    assert _refused(world, "check_stock", {"product_id": "PRD-9999"}) == _error(
+    assert tool_refusal(world, "check_stock", {"product_id": "PRD-9999"}) == tool_error(
         "not_found", "No product with id 'PRD-9999'.", "product_id"
     )
 
@@ -113,12 +96,12 @@ def test_a_reservation_is_written_whole_and_holds_the_units(world):
         "created_at": NOW,
     }
     held = {**before, "reserved": 5}
-    assert _ok(world, "reserve_stock", args) == {"reservation": reservation}
+    assert tool_result(world, "reserve_stock", args) == {"reservation": reservation}
     assert _product(world, "PRD-1001") == held
     assert world.state.tables["reservations"]["RSV-1001"] == reservation
     assert world.ledger.entries[-1].effect == Effect.REVERSIBLE
-    assert _changes(world) == [("products", before, held), ("reservations", None, reservation)]
-    assert _refused(world, "reserve_stock", {**args, "quantity": 1}) == _error(
+    assert last_changes(world) == [("products", before, held), ("reservations", None, reservation)]
+    assert tool_refusal(world, "reserve_stock", {**args, "quantity": 1}) == tool_error(
         "conflict", "Only 0 of Electric toothbrush available.", "quantity"
     )
 
@@ -126,105 +109,109 @@ def test_a_reservation_is_written_whole_and_holds_the_units(world):
 def test_a_reservation_adds_to_what_is_reserved_up_to_what_is_available(world):
     _product(world, "PRD-1002")["reserved"] = 30
     args = {"product_id": "PRD-1002", "customer_id": "CUS-1002", "quantity": 11}
-    assert _refused(world, "reserve_stock", args) == _error(
+    assert tool_refusal(world, "reserve_stock", args) == tool_error(
         "conflict", "Only 10 of Floss (50m) available.", "quantity"
     )
-    _ok(world, "reserve_stock", {**args, "quantity": 10})
+    tool_result(world, "reserve_stock", {**args, "quantity": 10})
     assert _product(world, "PRD-1002")["reserved"] == 40
     _product(world, "PRD-1002").pop("reserved")
-    _ok(world, "reserve_stock", {**args, "quantity": 7})
+    tool_result(world, "reserve_stock", {**args, "quantity": 7})
     assert _product(world, "PRD-1002")["reserved"] == 7
 
 
 def test_a_reservation_for_an_unknown_product_or_customer_is_refused(world):
     args = {"product_id": "PRD-1001", "customer_id": "CUS-1002", "quantity": 1}
-    assert _refused(world, "reserve_stock", {**args, "product_id": "PRD-9999"}) == _error(
+    assert tool_refusal(world, "reserve_stock", {**args, "product_id": "PRD-9999"}) == tool_error(
         "not_found", "No product with id 'PRD-9999'.", "product_id"
     )
-    assert _refused(world, "reserve_stock", {**args, "customer_id": "CUS-9999"}) == _error(
+    assert tool_refusal(world, "reserve_stock", {**args, "customer_id": "CUS-9999"}) == tool_error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
 
 
 def test_a_released_reservation_is_written_whole_and_gives_the_units_back(world):
-    _ok(
+    tool_result(
         world, "reserve_stock", {"product_id": "PRD-1002", "customer_id": "CUS-1002", "quantity": 4}
     )
     _product(world, "PRD-1002")["reserved"] = 6  # another hold of 2 on file
     product = copy.deepcopy(_product(world, "PRD-1002"))
     reservation = copy.deepcopy(world.state.tables["reservations"]["RSV-1001"])
     released = {**reservation, "status": "released"}
-    assert _ok(world, "release_stock", {"reservation_id": "RSV-1001"}) == {"reservation": released}
+    assert tool_result(world, "release_stock", {"reservation_id": "RSV-1001"}) == {
+        "reservation": released
+    }
     assert _product(world, "PRD-1002") == {**product, "reserved": 2}
-    assert _changes(world) == [
+    assert last_changes(world) == [
         ("products", product, {**product, "reserved": 2}),
         ("reservations", reservation, released),
     ]
-    assert _refused(world, "release_stock", {"reservation_id": "RSV-1001"}) == _error(
+    assert tool_refusal(world, "release_stock", {"reservation_id": "RSV-1001"}) == tool_error(
         "conflict", "Reservation RSV-1001 is released.", "reservation_id"
     )
-    assert _refused(world, "release_stock", {"reservation_id": "RSV-9999"}) == _error(
+    assert tool_refusal(world, "release_stock", {"reservation_id": "RSV-9999"}) == tool_error(
         "not_found", "No reservation with id 'RSV-9999'.", "reservation_id"
     )
 
 
 @pytest.mark.parametrize("reserved", [None, 0, 3], ids=["none-on-file", "none", "fewer"])
 def test_a_release_never_leaves_less_than_nothing_reserved(world, reserved):
-    _ok(
+    tool_result(
         world, "reserve_stock", {"product_id": "PRD-1002", "customer_id": "CUS-1002", "quantity": 4}
     )
     if reserved is None:
         _product(world, "PRD-1002").pop("reserved")
     else:
         _product(world, "PRD-1002")["reserved"] = reserved
-    _ok(world, "release_stock", {"reservation_id": "RSV-1001"})
+    tool_result(world, "release_stock", {"reservation_id": "RSV-1001"})
     assert _product(world, "PRD-1002")["reserved"] == 0
 
 
 def test_a_release_whose_product_is_gone_is_refused(world):
-    _ok(
+    tool_result(
         world, "reserve_stock", {"product_id": "PRD-1002", "customer_id": "CUS-1002", "quantity": 4}
     )
     world.state.tables["reservations"]["RSV-1001"]["product_id"] = "PRD-9999"
-    assert _refused(world, "release_stock", {"reservation_id": "RSV-1001"}) == _error(
+    assert tool_refusal(world, "release_stock", {"reservation_id": "RSV-1001"}) == tool_error(
         "not_found", "No product with id 'PRD-9999'.", "reservation_id"
     )
 
 
 def test_a_customers_reservations_and_orders_are_listed_whole(world):
-    _ok(
+    tool_result(
         world, "reserve_stock", {"product_id": "PRD-1002", "customer_id": "CUS-1002", "quantity": 4}
     )
     rows = world.state.tables
-    assert _ok(world, "list_reservations", {"customer_id": "CUS-1002"}) == {
+    assert tool_result(world, "list_reservations", {"customer_id": "CUS-1002"}) == {
         "reservations": [rows["reservations"]["RSV-1001"]]
     }
-    assert _ok(world, "list_reservations", {"customer_id": "CUS-1003"}) == {"reservations": []}
-    assert _ok(world, "list_orders", {"customer_id": "CUS-1003"}) == {
+    assert tool_result(world, "list_reservations", {"customer_id": "CUS-1003"}) == {
+        "reservations": []
+    }
+    assert tool_result(world, "list_orders", {"customer_id": "CUS-1003"}) == {
         "orders": [rows["orders"]["ORD-1001"], rows["orders"]["ORD-1002"]]
     }
-    assert _ok(world, "list_orders", {"customer_id": "CUS-1002"}) == {"orders": []}
-    assert _ok(world, "get_order", {"order_id": "ORD-1002"}) == {
+    assert tool_result(world, "list_orders", {"customer_id": "CUS-1002"}) == {"orders": []}
+    assert tool_result(world, "get_order", {"order_id": "ORD-1002"}) == {
         "order": rows["orders"]["ORD-1002"]
     }
     for name, args, error in [
         (
             "list_reservations",
             {"customer_id": "CUS-9999"},
-            _error("not_found", "No customer with id 'CUS-9999'.", "customer_id"),
+            tool_error("not_found", "No customer with id 'CUS-9999'.", "customer_id"),
         ),
         (
             "list_orders",
             {"customer_id": "CUS-9999"},
-            _error("not_found", "No customer with id 'CUS-9999'.", "customer_id"),
+            tool_error("not_found", "No customer with id 'CUS-9999'.", "customer_id"),
         ),
         (
             "get_order",
             {"order_id": "ORD-9999"},
-            _error("not_found", "No order with id 'ORD-9999'.", "order_id"),
+            tool_error("not_found", "No order with id 'ORD-9999'.", "order_id"),
         ),
     ]:
-        assert _refused(world, name, args) == error
+        assert tool_refusal(world, name, args) == error
 
 
 def test_an_order_is_written_whole_takes_stock_and_is_not_paid(world):
@@ -249,13 +236,13 @@ def test_an_order_is_written_whole_takes_stock_and_is_not_paid(world):
         "delivered_at": None,
         "return_reason": None,
     }
-    assert _ok(world, "place_order", args) == {
+    assert tool_result(world, "place_order", args) == {
         "order": order,
         "note": "The order is placed but not paid: charge it separately.",
     }
     assert world.state.tables["orders"]["ORD-1003"] == order
     assert world.ledger.entries[-1].effect == Effect.REVERSIBLE
-    assert _changes(world) == [
+    assert last_changes(world) == [
         ("products", toothbrush, {**toothbrush, "stock": 3}),
         ("products", floss, {**floss, "stock": 37}),
         ("orders", None, order),
@@ -266,13 +253,13 @@ def test_an_order_takes_what_is_available_counting_reservations_and_its_own_line
     _product(world, "PRD-1001")["reserved"] = 1
     line = {"product_id": "PRD-1001", "quantity": 2}
     args = {"customer_id": "CUS-1002", "items": [line, line, {**line, "quantity": 1}]}
-    assert _refused(world, "place_order", args) == _error(
+    assert tool_refusal(world, "place_order", args) == tool_error(
         "conflict", "Only 0 of Electric toothbrush available.", "items[2].quantity"
     )
-    assert _refused(world, "place_order", {**args, "items": [{**line, "quantity": 5}]}) == _error(
-        "conflict", "Only 4 of Electric toothbrush available.", "items[0].quantity"
-    )
-    result = _ok(world, "place_order", {**args, "items": [line, line]})
+    assert tool_refusal(
+        world, "place_order", {**args, "items": [{**line, "quantity": 5}]}
+    ) == tool_error("conflict", "Only 4 of Electric toothbrush available.", "items[0].quantity")
+    result = tool_result(world, "place_order", {**args, "items": [line, line]})
     assert result["order"]["total_cents"] == 4 * 4999
     assert _product(world, "PRD-1001")["stock"] == 1
 
@@ -280,19 +267,19 @@ def test_an_order_takes_what_is_available_counting_reservations_and_its_own_line
 def test_an_order_with_an_unknown_or_prescription_product_is_refused(world):
     line = {"product_id": "PRD-1002", "quantity": 1}
     args = {"customer_id": "CUS-1002", "items": [line, {**line, "product_id": "PRD-9999"}]}
-    assert _refused(world, "place_order", args) == _error(
+    assert tool_refusal(world, "place_order", args) == tool_error(
         "not_found", "No product with id 'PRD-9999'.", "items[1].product_id"
     )
     _product(world, "PRD-1001")["prescription"] = True
     args = {"customer_id": "CUS-1002", "items": [line, {**line, "product_id": "PRD-1001"}]}
-    assert _refused(world, "place_order", args) == _error(
+    assert tool_refusal(world, "place_order", args) == tool_error(
         "conflict",
         "Electric toothbrush needs a prescription and cannot be ordered by phone.",
         "items[1].product_id",
     )
     _product(world, "PRD-1001")["prescription"] = False
-    assert _ok(world, "place_order", args)["order"]["total_cents"] == 399 + 4999
-    assert _refused(world, "place_order", {**args, "customer_id": "CUS-9999"}) == _error(
+    assert tool_result(world, "place_order", args)["order"]["total_cents"] == 399 + 4999
+    assert tool_refusal(world, "place_order", {**args, "customer_id": "CUS-9999"}) == tool_error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
 
@@ -301,16 +288,18 @@ def test_a_cancelled_order_is_written_whole_and_restocked(world):
     order = copy.deepcopy(world.state.tables["orders"]["ORD-1002"])
     floss = copy.deepcopy(_product(world, "PRD-1002"))
     cancelled = {**order, "status": "cancelled"}
-    assert _ok(world, "cancel_order", {"order_id": "ORD-1002", "reason": "changed mind"}) == {
+    assert tool_result(
+        world, "cancel_order", {"order_id": "ORD-1002", "reason": "changed mind"}
+    ) == {
         "order": cancelled,
         "note": "Any payment for this order is not refunded automatically.",
     }
     assert world.state.tables["orders"]["ORD-1002"] == cancelled
-    assert _changes(world) == [
+    assert last_changes(world) == [
         ("products", floss, {**floss, "stock": 42}),
         ("orders", order, cancelled),
     ]
-    assert _refused(world, "cancel_order", {"order_id": "ORD-1002"}) == _error(
+    assert tool_refusal(world, "cancel_order", {"order_id": "ORD-1002"}) == tool_error(
         "conflict", "Order ORD-1002 is cancelled and can no longer be cancelled.", "order_id"
     )
 
@@ -319,38 +308,40 @@ def test_an_order_whose_product_is_gone_is_cancelled_without_restocking_it(world
     world.state.tables["orders"]["ORD-1002"]["items"].insert(
         0, {"product_id": "PRD-9999", "quantity": 1, "price_cents": 100}
     )
-    _ok(world, "cancel_order", {"order_id": "ORD-1002"})
+    tool_result(world, "cancel_order", {"order_id": "ORD-1002"})
     assert _product(world, "PRD-1002")["stock"] == 42
 
 
 def test_a_delivered_order_is_not_cancelled_but_returned(world):
-    assert _refused(world, "cancel_order", {"order_id": "ORD-1001"}) == _error(
+    assert tool_refusal(world, "cancel_order", {"order_id": "ORD-1001"}) == tool_error(
         "conflict",
         "Order ORD-1001 is delivered and can no longer be cancelled. Start a return instead.",
         "order_id",
     )
-    assert _refused(world, "cancel_order", {"order_id": "ORD-9999"}) == _error(
+    assert tool_refusal(world, "cancel_order", {"order_id": "ORD-9999"}) == tool_error(
         "not_found", "No order with id 'ORD-9999'.", "order_id"
     )
     order = copy.deepcopy(world.state.tables["orders"]["ORD-1001"])
     returned = {**order, "status": "return_started", "return_reason": "Too loud"}
-    assert _ok(world, "start_return", {"order_id": "ORD-1001", "reason": "Too loud"}) == {
+    assert tool_result(world, "start_return", {"order_id": "ORD-1001", "reason": "Too loud"}) == {
         "order": returned,
         "note": "Refund is not issued automatically; it follows policy.",
     }
-    assert _changes(world) == [("orders", order, returned)]
+    assert last_changes(world) == [("orders", order, returned)]
     assert world.ledger.entries[-1].effect == Effect.REVERSIBLE
 
 
 def test_a_return_needs_a_delivered_order_and_a_reason(world):
-    assert _refused(world, "start_return", {"order_id": "ORD-1002", "reason": "x"}) == _error(
+    assert tool_refusal(
+        world, "start_return", {"order_id": "ORD-1002", "reason": "x"}
+    ) == tool_error(
         "conflict",
         "Order ORD-1002 is placed; only delivered orders can be returned.",
         "order_id",
     )
-    assert _refused(world, "start_return", {"order_id": "ORD-1001", "reason": "  "}) == _error(
-        "invalid_arguments", "Give the reason for the return.", "reason"
-    )
-    assert _refused(world, "start_return", {"order_id": "ORD-9999", "reason": "x"}) == _error(
-        "not_found", "No order with id 'ORD-9999'.", "order_id"
-    )
+    assert tool_refusal(
+        world, "start_return", {"order_id": "ORD-1001", "reason": "  "}
+    ) == tool_error("invalid_arguments", "Give the reason for the return.", "reason")
+    assert tool_refusal(
+        world, "start_return", {"order_id": "ORD-9999", "reason": "x"}
+    ) == tool_error("not_found", "No order with id 'ORD-9999'.", "order_id")

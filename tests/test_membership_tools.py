@@ -14,25 +14,9 @@ from typing import Any
 import pytest
 
 from sandbox import World
+from tests.helpers import tool_error, tool_refusal, tool_result
 from tests.test_memberships import NOW, gym  # noqa: F401  (the fixture)
 from tools import Effect
-
-
-def _ok(world: World, name: str, args: dict) -> dict:
-    record = world.call(name, args)
-    assert record.outcome == "ok", record.result
-    return record.result
-
-
-def _refused(world: World, name: str, args: dict) -> dict:
-    before = copy.deepcopy(world.state.tables)
-    record = world.call(name, args)
-    assert record.outcome == "rejected" and world.state.tables == before
-    return record.result["error"]
-
-
-def _error(code: str, message: str, field: str) -> dict:
-    return {"code": code, "message": message, "field": field}
 
 
 def _freeze_args(**args: Any) -> dict:
@@ -66,7 +50,7 @@ def test_a_freeze_from_today_is_written_whole_and_pauses_the_membership(gym):  #
         "created_at": NOW,
     }
     paused = {**sub, "status": "paused", "paused_until": "2026-04-03"}
-    assert _ok(gym, "freeze_membership", _freeze_args()) == {
+    assert tool_result(gym, "freeze_membership", _freeze_args()) == {
         "freeze": freeze,
         "subscription": paused,
         "freezes_last_12_months": 1,
@@ -82,14 +66,14 @@ def test_a_freeze_from_today_is_written_whole_and_pauses_the_membership(gym):  #
 
 
 def test_a_freeze_starting_today_by_name_is_the_same_as_by_default(gym):  # noqa: F811
-    result = _ok(gym, "freeze_membership", _freeze_args(start="2026-03-04"))
+    result = tool_result(gym, "freeze_membership", _freeze_args(start="2026-03-04"))
     assert (result["freeze"]["status"], result["subscription"]["status"]) == ("active", "paused")
 
 
 def test_a_later_freeze_is_scheduled_and_returns_the_membership_unchanged(gym):  # noqa: F811
     sub = copy.deepcopy(gym.state.tables["subscriptions"]["SUB-1002"])
     args = _freeze_args(subscription_id="SUB-1002", start="2026-03-05", until="2026-03-06")
-    result = _ok(gym, "freeze_membership", args)
+    result = tool_result(gym, "freeze_membership", args)
     assert result == {
         "freeze": {
             "id": "FRZ-1003",
@@ -110,10 +94,10 @@ def test_a_later_freeze_is_scheduled_and_returns_the_membership_unchanged(gym): 
 
 def test_a_paused_membership_may_schedule_a_freeze_but_not_start_one_today(gym):  # noqa: F811
     gym.state.tables["subscriptions"]["SUB-1001"]["status"] = "paused"
-    assert _refused(gym, "freeze_membership", _freeze_args()) == _error(
+    assert tool_refusal(gym, "freeze_membership", _freeze_args()) == tool_error(
         "conflict", "Membership SUB-1001 is paused, not active.", "subscription_id"
     )
-    later = _ok(gym, "freeze_membership", _freeze_args(start="2026-03-05"))
+    later = tool_result(gym, "freeze_membership", _freeze_args(start="2026-03-05"))
     assert later["freeze"]["status"] == "scheduled"
 
 
@@ -122,31 +106,31 @@ def test_a_paused_membership_may_schedule_a_freeze_but_not_start_one_today(gym):
     [
         (
             {"subscription_id": "SUB-1003"},
-            _error("conflict", "Membership SUB-1003 is cancelled.", "subscription_id"),
+            tool_error("conflict", "Membership SUB-1003 is cancelled.", "subscription_id"),
         ),
         (
             {"subscription_id": "SUB-9999"},
-            _error("not_found", "No subscription with id 'SUB-9999'.", "subscription_id"),
+            tool_error("not_found", "No subscription with id 'SUB-9999'.", "subscription_id"),
         ),
         (
             {"start": "2026-03-03"},
-            _error("conflict", "A freeze cannot start in the past.", "start"),
+            tool_error("conflict", "A freeze cannot start in the past.", "start"),
         ),
         (
             {"start": "2026-03-10", "until": "2026-03-10"},
-            _error("conflict", "The freeze must end after it starts.", "until"),
+            tool_error("conflict", "The freeze must end after it starts.", "until"),
         ),
         (
             {"start": "2026-03-10", "until": "2026-03-09"},
-            _error("conflict", "The freeze must end after it starts.", "until"),
+            tool_error("conflict", "The freeze must end after it starts.", "until"),
         ),
         (
             {"until": "2026-03-04"},
-            _error("conflict", "The freeze must end after it starts.", "until"),
+            tool_error("conflict", "The freeze must end after it starts.", "until"),
         ),
         (
             {"until": "2026-02-30"},
-            _error(
+            tool_error(
                 "invalid_arguments",
                 "'2026-02-30' is not a valid date; expected YYYY-MM-DD.",
                 "until",
@@ -154,7 +138,7 @@ def test_a_paused_membership_may_schedule_a_freeze_but_not_start_one_today(gym):
         ),
         (
             {"start": "2026-02-30"},
-            _error(
+            tool_error(
                 "invalid_arguments",
                 "'2026-02-30' is not a valid date; expected YYYY-MM-DD.",
                 "start",
@@ -163,7 +147,7 @@ def test_a_paused_membership_may_schedule_a_freeze_but_not_start_one_today(gym):
     ],
 )
 def test_a_bad_freeze_is_refused_with_its_field_and_words(gym, args, error):  # noqa: F811
-    assert _refused(gym, "freeze_membership", _freeze_args(**args)) == error
+    assert tool_refusal(gym, "freeze_membership", _freeze_args(**args)) == error
 
 
 @pytest.mark.parametrize(
@@ -189,17 +173,17 @@ def test_a_freeze_overlapping_a_scheduled_or_running_one_is_refused(
     _put_freeze(gym, "FRZ-1009", "2026-03-10", "2026-03-20", status)
     args = _freeze_args(start=start, until=until)
     if overlaps:
-        assert _refused(gym, "freeze_membership", args) == _error(
+        assert tool_refusal(gym, "freeze_membership", args) == tool_error(
             "conflict", "Freeze FRZ-1009 (2026-03-10 to 2026-03-20) overlaps.", "start"
         )
     else:
-        assert _ok(gym, "freeze_membership", args)["freeze"]["id"] == "FRZ-1010"
+        assert tool_result(gym, "freeze_membership", args)["freeze"]["id"] == "FRZ-1010"
 
 
 def test_another_memberships_freeze_does_not_overlap(gym):  # noqa: F811
     _put_freeze(gym, "FRZ-1009", "2026-03-01", "2026-05-01", "active")
     gym.state.tables["freezes"]["FRZ-1009"]["subscription_id"] = "SUB-1002"
-    assert _ok(gym, "freeze_membership", _freeze_args())["freeze"]["id"] == "FRZ-1010"
+    assert tool_result(gym, "freeze_membership", _freeze_args())["freeze"]["id"] == "FRZ-1010"
 
 
 @pytest.mark.parametrize(
@@ -218,7 +202,7 @@ def test_freezes_count_when_not_cancelled_and_started_within_the_last_365_days(
     counted,
 ):
     _put_freeze(gym, "FRZ-1009", start, start, status, days=7)
-    listed = _ok(gym, "list_freezes", {"subscription_id": "SUB-1001"})
+    listed = tool_result(gym, "list_freezes", {"subscription_id": "SUB-1001"})
     assert listed == {
         "freezes": [gym.state.tables["freezes"]["FRZ-1009"]],
         "freezes_last_12_months": int(counted),
@@ -230,23 +214,23 @@ def test_freezes_are_listed_oldest_first_with_their_days_summed(gym):  # noqa: F
     _put_freeze(gym, "FRZ-1009", "2026-01-10", "2026-01-20", "ended", days=10)
     _put_freeze(gym, "FRZ-1008", "2026-02-10", "2026-02-14", "ended", days=4)
     rows = gym.state.tables["freezes"]
-    assert _ok(gym, "list_freezes", {"subscription_id": "SUB-1001"}) == {
+    assert tool_result(gym, "list_freezes", {"subscription_id": "SUB-1001"}) == {
         "freezes": [rows["FRZ-1009"], rows["FRZ-1008"]],
         "freezes_last_12_months": 2,
         "days_frozen_last_12_months": 14,
     }
-    assert _refused(gym, "list_freezes", {"subscription_id": "SUB-9999"}) == _error(
+    assert tool_refusal(gym, "list_freezes", {"subscription_id": "SUB-9999"}) == tool_error(
         "not_found", "No subscription with id 'SUB-9999'.", "subscription_id"
     )
 
 
 def test_ending_a_running_freeze_writes_the_day_and_days_and_reactivates(gym):  # noqa: F811
-    made = _ok(gym, "freeze_membership", _freeze_args())
+    made = tool_result(gym, "freeze_membership", _freeze_args())
     gym.clock.set("2026-03-14T09:00")
     before = copy.deepcopy(gym.state.tables["freezes"]["FRZ-1003"])
     ended = {**before, "status": "ended", "end": "2026-03-14", "days": 10}
     active = {**made["subscription"], "status": "active", "paused_until": None}
-    assert _ok(gym, "end_freeze", {"freeze_id": "FRZ-1003"}) == {
+    assert tool_result(gym, "end_freeze", {"freeze_id": "FRZ-1003"}) == {
         "freeze": ended,
         "subscription": active,
     }
@@ -256,40 +240,40 @@ def test_ending_a_running_freeze_writes_the_day_and_days_and_reactivates(gym):  
 
 
 def test_a_freeze_ended_the_day_it_started_has_no_days(gym):  # noqa: F811
-    _ok(gym, "freeze_membership", _freeze_args())
-    assert _ok(gym, "end_freeze", {"freeze_id": "FRZ-1003"})["freeze"]["days"] == 0
+    tool_result(gym, "freeze_membership", _freeze_args())
+    assert tool_result(gym, "end_freeze", {"freeze_id": "FRZ-1003"})["freeze"]["days"] == 0
 
 
 def test_a_running_freeze_dated_after_today_ends_with_no_days(gym):  # noqa: F811
     _put_freeze(gym, "FRZ-1009", "2026-03-06", "2026-03-20", "active")
-    assert _ok(gym, "end_freeze", {"freeze_id": "FRZ-1009"})["freeze"]["days"] == 0
+    assert tool_result(gym, "end_freeze", {"freeze_id": "FRZ-1009"})["freeze"]["days"] == 0
 
 
 def test_ending_a_freeze_leaves_a_membership_that_is_not_paused(gym):  # noqa: F811
     _put_freeze(gym, "FRZ-1009", "2026-03-01", "2026-03-20", "active")
     sub = copy.deepcopy(gym.state.tables["subscriptions"]["SUB-1001"])
-    assert _ok(gym, "end_freeze", {"freeze_id": "FRZ-1009"})["subscription"] == sub
+    assert tool_result(gym, "end_freeze", {"freeze_id": "FRZ-1009"})["subscription"] == sub
     assert gym.state.tables["subscriptions"]["SUB-1001"] == sub
 
 
 def test_ending_a_freeze_of_a_membership_no_longer_on_file(gym):  # noqa: F811
     _put_freeze(gym, "FRZ-1009", "2026-03-01", "2026-03-20", "active")
     gym.state.tables["freezes"]["FRZ-1009"]["subscription_id"] = "SUB-1009"
-    result = _ok(gym, "end_freeze", {"freeze_id": "FRZ-1009"})
+    result = tool_result(gym, "end_freeze", {"freeze_id": "FRZ-1009"})
     assert result["subscription"] is None and result["freeze"]["status"] == "ended"
 
 
 def test_a_scheduled_freeze_is_cancelled_and_the_rest_refused(gym):  # noqa: F811
     _put_freeze(gym, "FRZ-1009", "2026-03-10", "2026-03-20", "scheduled")
     before = copy.deepcopy(gym.state.tables["freezes"]["FRZ-1009"])
-    assert _ok(gym, "end_freeze", {"freeze_id": "FRZ-1009"}) == {
+    assert tool_result(gym, "end_freeze", {"freeze_id": "FRZ-1009"}) == {
         "freeze": {**before, "status": "cancelled"}
     }
     for fid, status in [("FRZ-1009", "cancelled"), ("FRZ-1001", "ended")]:
-        assert _refused(gym, "end_freeze", {"freeze_id": fid}) == _error(
+        assert tool_refusal(gym, "end_freeze", {"freeze_id": fid}) == tool_error(
             "conflict", f"Freeze {fid} is {status}.", "freeze_id"
         )
-    assert _refused(gym, "end_freeze", {"freeze_id": "FRZ-9999"}) == _error(
+    assert tool_refusal(gym, "end_freeze", {"freeze_id": "FRZ-9999"}) == tool_error(
         "not_found", "No freeze with id 'FRZ-9999'.", "freeze_id"
     )
 
@@ -327,13 +311,13 @@ def test_a_training_package_is_usable_while_active_unexpired_and_not_used_up(
 ):
     package = _package("PTP-1009", used, expires, status)
     gym.state.tables["pt_packages"]["PTP-1009"] = package
-    assert _ok(gym, "list_pt_packages", {"customer_id": "CUS-1002"}) == {
+    assert tool_result(gym, "list_pt_packages", {"customer_id": "CUS-1002"}) == {
         "packages": [{**package, "sessions_left": left, "expired": expired, "usable": usable}]
     }
 
 
 def test_training_packages_of_an_unknown_customer_are_refused(gym):  # noqa: F811
-    assert _refused(gym, "list_pt_packages", {"customer_id": "CUS-9999"}) == _error(
+    assert tool_refusal(gym, "list_pt_packages", {"customer_id": "CUS-9999"}) == tool_error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
 
@@ -344,24 +328,24 @@ def test_training_packages_of_an_unknown_customer_are_refused(gym):  # noqa: F81
         (
             "list_freezes",
             {"subscription_id": "SUB-1001"},
-            _error("invalid_arguments", "This business keeps no freezes.", "subscription_id"),
+            tool_error("invalid_arguments", "This business keeps no freezes.", "subscription_id"),
         ),
         (
             "freeze_membership",
             _freeze_args(),
-            _error("invalid_arguments", "This business keeps no freezes.", "subscription_id"),
+            tool_error("invalid_arguments", "This business keeps no freezes.", "subscription_id"),
         ),
         (
             "end_freeze",
             {"freeze_id": "FRZ-1001"},
-            _error("invalid_arguments", "This business keeps no freezes.", "freeze_id"),
+            tool_error("invalid_arguments", "This business keeps no freezes.", "freeze_id"),
         ),
         (
             "list_pt_packages",
             {"customer_id": "CUS-1001"},
-            _error("invalid_arguments", "This business keeps no pt packages.", "customer_id"),
+            tool_error("invalid_arguments", "This business keeps no pt packages.", "customer_id"),
         ),
     ],
 )
 def test_a_business_without_the_tables_refuses_the_tools(world, name, args, error):
-    assert _refused(world, name, args) == error
+    assert tool_refusal(world, name, args) == error

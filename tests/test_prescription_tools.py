@@ -18,6 +18,7 @@ import pytest
 from businesses.loader import load_business
 from sandbox import SimClock, State, World
 from sandbox.tables import STANDARD_TABLES
+from tests.helpers import last_changes, tool_error, tool_refusal, tool_result
 from tests.test_prescriptions import PHARMACY, _world, shop  # noqa: F401  (the fixture)
 from tools import Effect, default_registry
 
@@ -32,40 +33,19 @@ def _without(*tables: str) -> World:
     return World(State(seed, specs), default_registry(), SimClock(NOW))
 
 
-def _ok(world: World, name: str, args: dict) -> dict:
-    record = world.call(name, args)
-    assert record.outcome == "ok", record.result
-    return record.result
-
-
-def _refused(world: World, name: str, args: dict) -> dict:
-    before = copy.deepcopy(world.state.tables)
-    record = world.call(name, args)
-    assert record.outcome == "rejected" and world.state.tables == before
-    return record.result["error"]
-
-
-def _error(code: str, message: str, field: str) -> dict:
-    return {"code": code, "message": message, "field": field}
-
-
 def _rx(world: World, rx_id: str) -> dict[str, Any]:
     return world.state.tables["prescriptions"][rx_id]
-
-
-def _changes(world: World) -> list[tuple]:
-    return [(c.table, c.before, c.after) for c in world.ledger.entries[-1].changes]
 
 
 def test_a_patients_prescriptions_open_refills_and_carers_are_listed_whole(shop):  # noqa: F811
     rows = shop.state.tables
     mine = sorted(i for i, r in rows["prescriptions"].items() if r["customer_id"] == "CUS-1003")
-    assert _ok(shop, "list_prescriptions", {"customer_id": "CUS-1003"}) == {
+    assert tool_result(shop, "list_prescriptions", {"customer_id": "CUS-1003"}) == {
         "prescriptions": [rows["prescriptions"][i] for i in mine],
         "open_refills": [rows["refills"]["RF-1059"]],
         "authorised_carers": [],
     }
-    walter = _ok(shop, "list_prescriptions", {"customer_id": "CUS-1002"})
+    walter = tool_result(shop, "list_prescriptions", {"customer_id": "CUS-1002"})
     assert walter["open_refills"] == []
     assert walter["authorised_carers"] == [
         {"customer_id": "CUS-1003", "name": "Dorothy Brennan", "relationship": "daughter"}
@@ -76,28 +56,36 @@ def test_listed_refills_are_the_requested_and_ready_ones(shop):  # noqa: F811
     refills = shop.state.tables["refills"]
     refills["RF-1059"]["status"] = "requested"
     refills["RF-1051"]["prescription_id"] = "RX-1032"  # collected
-    listed = _ok(shop, "list_prescriptions", {"customer_id": "CUS-1003"})["open_refills"]
+    listed = tool_result(shop, "list_prescriptions", {"customer_id": "CUS-1003"})["open_refills"]
     assert listed == [refills["RF-1059"]]
     refills["RF-1059"]["status"] = "cancelled"
-    assert _ok(shop, "list_prescriptions", {"customer_id": "CUS-1003"})["open_refills"] == []
+    assert (
+        tool_result(shop, "list_prescriptions", {"customer_id": "CUS-1003"})["open_refills"] == []
+    )
 
 
 def test_a_carer_no_longer_on_file_is_listed_by_id_and_a_revoked_one_not_at_all(shop):  # noqa: F811
     del shop.state.tables["customers"]["CUS-1003"]
-    assert _ok(shop, "list_prescriptions", {"customer_id": "CUS-1002"})["authorised_carers"] == [
-        {"customer_id": "CUS-1003", "name": "CUS-1003", "relationship": "daughter"}
-    ]
-    assert _ok(shop, "list_prescriptions", {"customer_id": "CUS-1018"})["authorised_carers"] == []
+    assert tool_result(shop, "list_prescriptions", {"customer_id": "CUS-1002"})[
+        "authorised_carers"
+    ] == [{"customer_id": "CUS-1003", "name": "CUS-1003", "relationship": "daughter"}]
+    assert (
+        tool_result(shop, "list_prescriptions", {"customer_id": "CUS-1018"})["authorised_carers"]
+        == []
+    )
     shop.state.tables["carers"]["CAR-1001"].pop("status")
-    assert _ok(shop, "list_prescriptions", {"customer_id": "CUS-1002"})["authorised_carers"] == []
+    assert (
+        tool_result(shop, "list_prescriptions", {"customer_id": "CUS-1002"})["authorised_carers"]
+        == []
+    )
 
 
 def test_a_pharmacy_without_refill_or_carer_records_lists_none():
     world = _without("refills", "carers")
-    result = _ok(world, "list_prescriptions", {"customer_id": "CUS-1002"})
+    result = tool_result(world, "list_prescriptions", {"customer_id": "CUS-1002"})
     assert result["open_refills"] == [] and result["authorised_carers"] == []
     assert len(result["prescriptions"]) >= 1
-    assert _refused(world, "list_prescriptions", {"customer_id": "CUS-9999"}) == _error(
+    assert tool_refusal(world, "list_prescriptions", {"customer_id": "CUS-9999"}) == tool_error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
 
@@ -112,14 +100,14 @@ def test_a_pharmacy_without_refill_or_carer_records_lists_none():
 )
 def test_drug_stock_is_found_by_part_of_the_name_in_any_case(shop, drug, found):  # noqa: F811
     rows = shop.state.tables["stock"]
-    assert _ok(shop, "check_drug_stock", {"drug": drug}) == {
+    assert tool_result(shop, "check_drug_stock", {"drug": drug}) == {
         "stock": [rows[i] for i in found],
         "count": len(found),
     }
 
 
 def test_a_stock_check_needs_a_drug_name(shop):  # noqa: F811
-    assert _refused(shop, "check_drug_stock", {"drug": "   "}) == _error(
+    assert tool_refusal(shop, "check_drug_stock", {"drug": "   "}) == tool_error(
         "invalid_arguments", "Name the drug to check.", "drug"
     )
 
@@ -136,14 +124,14 @@ def test_a_refill_is_written_whole_and_ready_two_hours_later(shop):  # noqa: F81
         "ready_at": "2026-03-09T12:00",
     }
     args = {"prescription_id": "RX-1001", "customer_id": "CUS-1001"}
-    assert _ok(shop, "request_refill", args) == {
+    assert tool_result(shop, "request_refill", args) == {
         "refill": refill,
         "early": False,
         "refill_due": "2026-03-06",
     }
     assert shop.state.tables["refills"]["RF-1061"] == refill
     assert shop.ledger.entries[-1].effect == Effect.REVERSIBLE
-    assert _changes(shop) == [("refills", None, refill)]
+    assert last_changes(shop) == [("refills", None, refill)]
 
 
 @pytest.mark.parametrize(
@@ -152,7 +140,9 @@ def test_a_refill_is_written_whole_and_ready_two_hours_later(shop):  # noqa: F81
 )
 def test_a_refill_is_early_before_its_due_date(shop, due, early):  # noqa: F811
     _rx(shop, "RX-1001")["refill_due"] = due
-    result = _ok(shop, "request_refill", {"prescription_id": "RX-1001", "customer_id": "CUS-1001"})
+    result = tool_result(
+        shop, "request_refill", {"prescription_id": "RX-1001", "customer_id": "CUS-1001"}
+    )
     assert (result["early"], result["refill"]["early"], result["refill_due"]) == (early, early, due)
 
 
@@ -167,7 +157,9 @@ def test_a_refill_is_early_before_its_due_date(shop, due, early):  # noqa: F811
 )
 def test_a_refill_is_ready_from_stock_or_on_the_delivery_afternoon(shop, on_hand, restock, ready):  # noqa: F811
     shop.state.tables["stock"]["STK-1001"].update(on_hand=on_hand, restock_on=restock)
-    result = _ok(shop, "request_refill", {"prescription_id": "RX-1001", "customer_id": "CUS-1001"})
+    result = tool_result(
+        shop, "request_refill", {"prescription_id": "RX-1001", "customer_id": "CUS-1001"}
+    )
     assert result["refill"]["ready_at"] == ready
 
 
@@ -175,20 +167,22 @@ def test_stock_is_matched_by_drug_and_strength_in_any_case(shop):  # noqa: F811
     args = {"prescription_id": "RX-1001", "customer_id": "CUS-1001"}
     stock = shop.state.tables["stock"]["STK-1001"]
     stock.update(drug="LISINOPRIL", strength="10 MG")
-    assert _ok(shop, "request_refill", args)["refill"]["ready_at"] == "2026-03-09T12:00"
+    assert tool_result(shop, "request_refill", args)["refill"]["ready_at"] == "2026-03-09T12:00"
     shop.state.tables["refills"]["RF-1061"]["status"] = "cancelled"
     stock.update(strength="20 mg")
-    assert _ok(shop, "request_refill", args)["refill"]["ready_at"] is None
+    assert tool_result(shop, "request_refill", args)["refill"]["ready_at"] is None
 
 
 def test_a_refill_without_stock_records_has_no_ready_time():
     world = _without("stock")
     args = {"prescription_id": "RX-1001", "customer_id": "CUS-1001"}
-    assert _ok(world, "request_refill", args)["refill"]["ready_at"] is None
+    assert tool_result(world, "request_refill", args)["refill"]["ready_at"] is None
 
 
 def test_an_authorised_carer_asks_in_her_own_name(shop):  # noqa: F811
-    result = _ok(shop, "request_refill", {"prescription_id": "RX-1003", "customer_id": "CUS-1003"})
+    result = tool_result(
+        shop, "request_refill", {"prescription_id": "RX-1003", "customer_id": "CUS-1003"}
+    )
     refill = result["refill"]
     assert (refill["customer_id"], refill["requested_by"]) == ("CUS-1002", "CUS-1003")
 
@@ -202,7 +196,7 @@ def test_an_authorised_carer_asks_in_her_own_name(shop):  # noqa: F811
 )
 def test_nobody_else_may_ask(shop, rx, who, name):  # noqa: F811
     for tool in ("request_refill", "request_renewal"):
-        assert _refused(shop, tool, {"prescription_id": rx, "customer_id": who}) == _error(
+        assert tool_refusal(shop, tool, {"prescription_id": rx, "customer_id": who}) == tool_error(
             "not_authorised",
             f"{name} is not the patient on {rx} nor a carer the patient has authorised: they may"
             " not hear about or change this prescription.",
@@ -215,7 +209,7 @@ def test_nobody_else_may_ask(shop, rx, who, name):  # noqa: F811
     [
         (
             {"expires": "2026-03-08"},
-            _error(
+            tool_error(
                 "prescription_inactive",
                 "RX-1001 expired on 2026-03-08: ask the prescriber for a new prescription.",
                 "prescription_id",
@@ -223,7 +217,7 @@ def test_nobody_else_may_ask(shop, rx, who, name):  # noqa: F811
         ),
         (
             {"status": "inactive"},
-            _error(
+            tool_error(
                 "prescription_inactive",
                 "RX-1001 is inactive: nothing more can be filled from it here.",
                 "prescription_id",
@@ -231,7 +225,7 @@ def test_nobody_else_may_ask(shop, rx, who, name):  # noqa: F811
         ),
         (
             {"controlled": True},
-            _error(
+            tool_error(
                 "escalation_required",
                 "Lisinopril is a controlled substance: only the pharmacist can refill it.",
                 "prescription_id",
@@ -239,7 +233,7 @@ def test_nobody_else_may_ask(shop, rx, who, name):  # noqa: F811
         ),
         (
             {"refills_remaining": 0},
-            _error(
+            tool_error(
                 "no_refills_remaining",
                 f"RX-1001 has no refills left: ask the prescriber ({HOLLIS}) for a renewal"
                 " instead.",
@@ -251,49 +245,49 @@ def test_nobody_else_may_ask(shop, rx, who, name):  # noqa: F811
 def test_a_refill_is_refused_with_the_code_that_says_what_to_do(shop, change, error):  # noqa: F811
     _rx(shop, "RX-1001").update(change)
     args = {"prescription_id": "RX-1001", "customer_id": "CUS-1001"}
-    assert _refused(shop, "request_refill", args) == error
+    assert tool_refusal(shop, "request_refill", args) == error
 
 
 @pytest.mark.parametrize("expires", ["2026-03-09", None])
 def test_a_prescription_expiring_today_or_never_may_be_refilled(shop, expires):  # noqa: F811
     _rx(shop, "RX-1001").update(expires=expires, refills_remaining=1)
     args = {"prescription_id": "RX-1001", "customer_id": "CUS-1001"}
-    assert _ok(shop, "request_refill", args)["refill"]["status"] == "requested"
+    assert tool_result(shop, "request_refill", args)["refill"]["status"] == "requested"
 
 
 @pytest.mark.parametrize("status", ["requested", "ready"])
 def test_a_second_open_refill_is_refused(shop, status):  # noqa: F811
     shop.state.tables["refills"]["RF-1059"]["status"] = status
     args = {"prescription_id": "RX-1032", "customer_id": "CUS-1003"}
-    assert _refused(shop, "request_refill", args) == _error(
+    assert tool_refusal(shop, "request_refill", args) == tool_error(
         "conflict", f"Refill RF-1059 is already {status}.", "prescription_id"
     )
     shop.state.tables["refills"]["RF-1059"]["status"] = "collected"
-    assert _ok(shop, "request_refill", args)["refill"]["id"] == "RF-1061"
+    assert tool_result(shop, "request_refill", args)["refill"]["id"] == "RF-1061"
 
 
 def test_a_requested_refill_is_withdrawn_whole_once(shop):  # noqa: F811
-    _ok(shop, "request_refill", {"prescription_id": "RX-1003", "customer_id": "CUS-1002"})
+    tool_result(shop, "request_refill", {"prescription_id": "RX-1003", "customer_id": "CUS-1002"})
     before = copy.deepcopy(shop.state.tables["refills"]["RF-1061"])
     args = {"refill_id": "RF-1061", "customer_id": "CUS-1003"}  # the carer may withdraw it
-    assert _ok(shop, "cancel_refill", args) == {"refill": {**before, "status": "cancelled"}}
-    assert _changes(shop) == [("refills", before, {**before, "status": "cancelled"})]
-    assert _refused(shop, "cancel_refill", args) == _error(
+    assert tool_result(shop, "cancel_refill", args) == {"refill": {**before, "status": "cancelled"}}
+    assert last_changes(shop) == [("refills", before, {**before, "status": "cancelled"})]
+    assert tool_refusal(shop, "cancel_refill", args) == tool_error(
         "conflict", "Refill RF-1061 is cancelled: it can no longer be withdrawn.", "refill_id"
     )
 
 
 def test_a_refill_is_withdrawn_only_by_whoever_may_ask_and_only_if_its_prescription_exists(shop):  # noqa: F811
     args = {"refill_id": "RF-1059", "customer_id": "CUS-1001"}
-    assert _refused(shop, "cancel_refill", args)["code"] == "not_authorised"
-    assert _refused(shop, "cancel_refill", {**args, "customer_id": "CUS-1003"}) == _error(
+    assert tool_refusal(shop, "cancel_refill", args)["code"] == "not_authorised"
+    assert tool_refusal(shop, "cancel_refill", {**args, "customer_id": "CUS-1003"}) == tool_error(
         "conflict", "Refill RF-1059 is ready: it can no longer be withdrawn.", "refill_id"
     )
     shop.state.tables["refills"]["RF-1059"]["prescription_id"] = "RX-9999"
-    assert _refused(shop, "cancel_refill", {**args, "customer_id": "CUS-1003"}) == _error(
+    assert tool_refusal(shop, "cancel_refill", {**args, "customer_id": "CUS-1003"}) == tool_error(
         "not_found", "No prescriptions with id 'RX-9999'.", "refill_id"
     )
-    assert _refused(shop, "cancel_refill", {**args, "refill_id": "RF-9999"}) == _error(
+    assert tool_refusal(shop, "cancel_refill", {**args, "refill_id": "RF-9999"}) == tool_error(
         "not_found", "No refills with id 'RF-9999'.", "refill_id"
     )
 
@@ -309,11 +303,11 @@ def test_a_renewal_is_written_whole_for_a_prescription_with_no_refills_left(shop
         "requested_at": NOW,
     }
     args = {"prescription_id": "RX-1007", "customer_id": "CUS-1031"}
-    assert _ok(shop, "request_renewal", args) == {"renewal": renewal}
+    assert tool_result(shop, "request_renewal", args) == {"renewal": renewal}
     assert shop.state.tables["renewals"]["REN-1052"] == renewal
     assert shop.ledger.entries[-1].effect == Effect.REVERSIBLE
-    assert _changes(shop) == [("renewals", None, renewal)]
-    assert _refused(shop, "request_renewal", args) == _error(
+    assert last_changes(shop) == [("renewals", None, renewal)]
+    assert tool_refusal(shop, "request_renewal", args) == tool_error(
         "conflict", "Renewal REN-1052 was already sent to the prescriber.", "prescription_id"
     )
 
@@ -333,9 +327,9 @@ def test_a_renewal_is_for_a_prescription_used_up_or_expired(shop, refills, expir
     _rx(shop, "RX-1001").update(refills_remaining=refills, expires=expires)
     args = {"prescription_id": "RX-1001", "customer_id": "CUS-1001"}
     if allowed:
-        assert _ok(shop, "request_renewal", args)["renewal"]["status"] == "sent"
+        assert tool_result(shop, "request_renewal", args)["renewal"]["status"] == "sent"
     else:
-        assert _refused(shop, "request_renewal", args) == _error(
+        assert tool_refusal(shop, "request_renewal", args) == tool_error(
             "conflict",
             f"RX-1001 still has {refills} refill(s): request a refill instead.",
             "prescription_id",
@@ -344,11 +338,11 @@ def test_a_renewal_is_for_a_prescription_used_up_or_expired(shop, refills, expir
 
 def test_a_declined_renewal_may_be_asked_again_but_not_for_a_transferred_prescription(shop):  # noqa: F811
     args = {"prescription_id": "RX-1031", "customer_id": "CUS-1024"}
-    assert _ok(shop, "request_renewal", args)["renewal"]["id"] == "REN-1052"
+    assert tool_result(shop, "request_renewal", args)["renewal"]["id"] == "REN-1052"
     _rx(shop, "RX-1051")["status"] = "transferred"
-    assert _refused(
+    assert tool_refusal(
         shop, "request_renewal", {"prescription_id": "RX-1051", "customer_id": "CUS-1001"}
-    ) == _error("prescription_inactive", "RX-1051 was transferred out.", "prescription_id")
+    ) == tool_error("prescription_inactive", "RX-1051 was transferred out.", "prescription_id")
 
 
 def test_a_transfer_is_written_whole_and_empties_the_prescription_for_good(shop):  # noqa: F811
@@ -369,43 +363,49 @@ def test_a_transfer_is_written_whole_and_empties_the_prescription_for_good(shop)
         "at": NOW,
     }
     moved = {**before, "status": "transferred", "refills_remaining": 0}
-    assert _ok(shop, "transfer_prescription", args) == {"transfer": transfer, "prescription": moved}
+    assert tool_result(shop, "transfer_prescription", args) == {
+        "transfer": transfer,
+        "prescription": moved,
+    }
     assert _rx(shop, "RX-1001") == moved
     assert shop.ledger.entries[-1].effect == Effect.IRREVERSIBLE
-    assert _changes(shop) == [("transfers", None, transfer), ("prescriptions", before, moved)]
+    assert last_changes(shop) == [("transfers", None, transfer), ("prescriptions", before, moved)]
 
 
 def test_only_the_patient_transfers_an_active_prescription_and_never_schedule_two(shop):  # noqa: F811
     args = {"to_pharmacy": "Kroger", "to_phone": "+1 614 555 0199"}
-    assert _refused(
+    assert tool_refusal(
         shop,
         "transfer_prescription",
         {**args, "prescription_id": "RX-1003", "customer_id": "CUS-1003"},
-    ) == _error(
+    ) == tool_error(
         "not_authorised", "Only the patient on RX-1003 may move it elsewhere.", "customer_id"
     )
-    assert _refused(
+    assert tool_refusal(
         shop,
         "transfer_prescription",
         {**args, "prescription_id": "RX-1031", "customer_id": "CUS-1024"},
-    ) == _error(
+    ) == tool_error(
         "escalation_required",
         "Oxycodone is Schedule II: it cannot be transferred; the patient needs a new "
         "prescription at the other pharmacy.",
         "prescription_id",
     )
     _rx(shop, "RX-1051")["status"] = "transferred"
-    assert _refused(
+    assert tool_refusal(
         shop,
         "transfer_prescription",
         {**args, "prescription_id": "RX-1051", "customer_id": "CUS-1001"},
-    ) == _error(
+    ) == tool_error(
         "prescription_inactive",
         "RX-1051 is transferred: nothing more can be filled from it here.",
         "prescription_id",
     )
     schedule_four = {**args, "prescription_id": "RX-1015", "customer_id": "CUS-1014"}
-    assert _ok(shop, "transfer_prescription", schedule_four)["transfer"]["refills_transferred"] == 2
+    assert (
+        tool_result(shop, "transfer_prescription", schedule_four)["transfer"]["refills_transferred"]
+        == 2
+    )
 
 
 @pytest.mark.parametrize(
@@ -437,7 +437,7 @@ def test_only_the_patient_transfers_an_active_prescription_and_never_schedule_tw
     ],
 )
 def test_a_business_without_prescriptions_refuses_the_tools(world, name, args, field):
-    assert _refused(world, name, args) == _error(
+    assert tool_refusal(world, name, args) == tool_error(
         "invalid_arguments", "This business keeps no prescription records.", field
     )
 
@@ -451,15 +451,17 @@ def test_an_unknown_prescription_or_patient_is_not_found(shop, name):  # noqa: F
     args = {"prescription_id": "RX-9999", "customer_id": "CUS-1001"}
     if name == "transfer_prescription":
         args.update(to_pharmacy="Kroger", to_phone="+1 614 555 0199")
-    assert _refused(shop, name, args) == _error(
+    assert tool_refusal(shop, name, args) == tool_error(
         "not_found", "No prescriptions with id 'RX-9999'.", "prescription_id"
     )
-    assert _refused(
+    assert tool_refusal(
         shop, name, {**args, "prescription_id": "RX-1001", "customer_id": "CUS-9999"}
-    ) == (_error("not_found", "No customer with id 'CUS-9999'.", "customer_id"))
+    ) == (tool_error("not_found", "No customer with id 'CUS-9999'.", "customer_id"))
 
 
 def test_a_renewal_sent_for_another_prescription_does_not_stop_one(shop):  # noqa: F811
-    assert _ok(shop, "request_renewal", {"prescription_id": "RX-1011", "customer_id": "CUS-1010"})
+    assert tool_result(
+        shop, "request_renewal", {"prescription_id": "RX-1011", "customer_id": "CUS-1010"}
+    )
     args = {"prescription_id": "RX-1007", "customer_id": "CUS-1006"}
-    assert _ok(shop, "request_renewal", args)["renewal"]["prescription_id"] == "RX-1007"
+    assert tool_result(shop, "request_renewal", args)["renewal"]["prescription_id"] == "RX-1007"

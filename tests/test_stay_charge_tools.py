@@ -15,28 +15,12 @@ from typing import Any
 import pytest
 
 from sandbox import World
+from tests.helpers import tool_error, tool_refusal, tool_result
 from tests.test_stays import _world, hotel  # noqa: F401  (the fixture)
 from tools import Effect
 
 NOW = "2026-03-10T10:00"
 NO_LINKS = {"order_id": None, "appointment_id": None, "subscription_id": None}
-
-
-def _ok(world: World, name: str, args: dict) -> dict:
-    record = world.call(name, args)
-    assert record.outcome == "ok", record.result
-    return record.result
-
-
-def _refused(world: World, name: str, args: dict) -> dict:
-    before = copy.deepcopy(world.state.tables)
-    record = world.call(name, args)
-    assert record.outcome == "rejected" and world.state.tables == before
-    return record.result["error"]
-
-
-def _error(code: str, message: str, field: str) -> dict:
-    return {"code": code, "message": message, "field": field}
 
 
 def _cancel(world: World, stay_id: str, at: Any) -> dict[str, Any]:
@@ -67,7 +51,7 @@ def test_a_deposit_refund_is_written_whole_and_settles_the_charge(hotel):  # noq
         "refund_of": "PAY-1019",
     }
     settled = {**charge, "refunded_cents": 38900, "status": "refunded"}
-    assert _ok(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == {
+    assert tool_result(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == {
         "payment": refund,
         "refunded": "$389.00",
     }
@@ -93,7 +77,7 @@ def test_a_deposit_refund_returns_what_is_left_of_the_charge(hotel, refunded, le
         charge.pop("refunded_cents")
     else:
         charge["refunded_cents"] = refunded
-    result = _ok(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})
+    result = tool_result(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})
     assert result["payment"]["amount_cents"] == left
     charge = hotel.state.tables["payments"]["PAY-1019"]
     assert (charge["refunded_cents"], charge["status"]) == (38900, "refunded")
@@ -101,8 +85,8 @@ def test_a_deposit_refund_returns_what_is_left_of_the_charge(hotel, refunded, le
 
 def test_a_deposit_is_refunded_once(hotel):  # noqa: F811
     _cancel(hotel, "STY-1019", "2026-03-12T09:00")
-    _ok(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})
-    assert _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == _error(
+    tool_result(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})
+    assert tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == tool_error(
         "conflict", "The deposit PAY-1019 was already refunded.", "stay_id"
     )
 
@@ -123,9 +107,12 @@ def test_a_deposit_is_refunded_only_for_a_cancellation_by_the_deadline(
 ):
     _cancel(hotel, "STY-1019", cancelled_at)
     if in_time:
-        assert _ok(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})["refunded"] == "$389.00"
+        assert (
+            tool_result(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})["refunded"]
+            == "$389.00"
+        )
     else:
-        assert _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == _error(
+        assert tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == tool_error(
             "conflict",
             "Stay STY-1019 was cancelled after its free-cancellation deadline "
             "(2026-03-17T15:00); the deposit is kept.",
@@ -136,7 +123,7 @@ def test_a_deposit_is_refunded_only_for_a_cancellation_by_the_deadline(
 def test_a_flexible_stay_with_no_deadline_or_no_cancellation_time_keeps_its_deposit(hotel):  # noqa: F811
     stay = _cancel(hotel, "STY-1019", "2026-03-12T09:00")
     stay["free_cancel_until"] = None
-    assert _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == _error(
+    assert tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == tool_error(
         "conflict",
         "Stay STY-1019 was cancelled after its free-cancellation deadline (None); "
         "the deposit is kept.",
@@ -144,33 +131,35 @@ def test_a_flexible_stay_with_no_deadline_or_no_cancellation_time_keeps_its_depo
     )
     stay["free_cancel_until"] = "2026-03-17T15:00"
     stay.pop("cancelled_at")
-    assert _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})["message"] == (
+    assert tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})["message"] == (
         "Stay STY-1019 was cancelled after its free-cancellation deadline "
         "(2026-03-17T15:00); the deposit is kept."
     )
     stay.pop("free_cancel_until")
     stay["cancelled_at"] = "2026-03-12T09:00"
-    assert "(None)" in _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})["message"]
+    assert (
+        "(None)" in tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"})["message"]
+    )
 
 
 @pytest.mark.parametrize("deposit", [None, "", "PAY-9999"], ids=["none", "empty", "unknown"])
 def test_a_stay_whose_deposit_is_not_on_file_is_refused(hotel, deposit):  # noqa: F811
     stay = _cancel(hotel, "STY-1019", "2026-03-12T09:00")
     stay["deposit_payment_id"] = deposit
-    assert _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == _error(
+    assert tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == tool_error(
         "not_found", f"No payment with id {(deposit or '')!r}.", "stay_id"
     )
 
 
 def test_a_deposit_refund_is_refused_for_a_live_or_non_refundable_stay(hotel):  # noqa: F811
-    assert _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == _error(
+    assert tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-1019"}) == tool_error(
         "conflict", "Stay STY-1019 is booked.", "stay_id"
     )
     _cancel(hotel, "STY-1009", "2026-03-10T09:00")
-    assert _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-1009"}) == _error(
+    assert tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-1009"}) == tool_error(
         "conflict", "A non-refundable prepayment is not refunded.", "stay_id"
     )
-    assert _refused(hotel, "refund_stay_deposit", {"stay_id": "STY-9999"}) == _error(
+    assert tool_refusal(hotel, "refund_stay_deposit", {"stay_id": "STY-9999"}) == tool_error(
         "not_found", "No stay with id 'STY-9999'.", "stay_id"
     )
 
@@ -191,7 +180,7 @@ def test_early_check_in_is_written_whole_with_its_fee_due(hotel):  # noqa: F811
         "refund_of": None,
     }
     arranged = {**stay, "early_checkin": "10:00"}
-    assert _ok(hotel, "add_early_checkin", {"stay_id": "STY-1006", "arrival": "10:00"}) == {
+    assert tool_result(hotel, "add_early_checkin", {"stay_id": "STY-1006", "arrival": "10:00"}) == {
         "stay": arranged,
         "fee": fee,
         "fee_due": "$40.00",
@@ -204,9 +193,9 @@ def test_early_check_in_is_written_whole_with_its_fee_due(hotel):  # noqa: F811
         ("stays", stay, arranged),
         ("payments", None, fee),
     ]
-    assert _refused(hotel, "add_early_checkin", {"stay_id": "STY-1006", "arrival": "11:00"}) == (
-        _error("conflict", "Early check-in at 10:00 is already arranged.", "stay_id")
-    )
+    assert tool_refusal(
+        hotel, "add_early_checkin", {"stay_id": "STY-1006", "arrival": "11:00"}
+    ) == (tool_error("conflict", "Early check-in at 10:00 is already arranged.", "stay_id"))
 
 
 @pytest.mark.parametrize(
@@ -216,9 +205,9 @@ def test_early_check_in_is_written_whole_with_its_fee_due(hotel):  # noqa: F811
 def test_early_check_in_is_from_nine_to_before_the_rooms_check_in_time(hotel, arrival, allowed):  # noqa: F811
     args = {"stay_id": "STY-1006", "arrival": arrival}
     if allowed:
-        assert _ok(hotel, "add_early_checkin", args)["stay"]["early_checkin"] == arrival
+        assert tool_result(hotel, "add_early_checkin", args)["stay"]["early_checkin"] == arrival
     else:
-        assert _refused(hotel, "add_early_checkin", args) == _error(
+        assert tool_refusal(hotel, "add_early_checkin", args) == tool_error(
             "invalid_arguments", "Early check-in is from 09:00 to before 15:00.", "arrival"
         )
 
@@ -243,29 +232,31 @@ def test_early_check_in_needs_the_room_empty_the_night_before(hotel, check_in, c
     _put_stay(hotel, "STY-1099", "RM-1009", check_in, check_out)
     args = {"stay_id": "STY-1006", "arrival": "12:00"}
     if occupied:
-        assert _refused(hotel, "add_early_checkin", args) == _error(
+        assert tool_refusal(hotel, "add_early_checkin", args) == tool_error(
             "conflict",
             "Junior Suite is occupied the night before; early check-in cannot be promised.",
             "stay_id",
         )
     else:
-        assert _ok(hotel, "add_early_checkin", args)["fee_due"] == "$40.00"
+        assert tool_result(hotel, "add_early_checkin", args)["fee_due"] == "$40.00"
 
 
 def test_early_check_in_is_refused_for_a_stay_not_booked_or_a_room_not_on_file(hotel):  # noqa: F811
-    assert _refused(hotel, "add_early_checkin", {"stay_id": "STY-1007", "arrival": "10:00"}) == (
-        _error("conflict", "Stay STY-1007 is checked_out.", "stay_id")
-    )
+    assert tool_refusal(
+        hotel, "add_early_checkin", {"stay_id": "STY-1007", "arrival": "10:00"}
+    ) == (tool_error("conflict", "Stay STY-1007 is checked_out.", "stay_id"))
     hotel.state.tables["stays"]["STY-1006"]["room_id"] = "RM-9999"
-    assert _refused(hotel, "add_early_checkin", {"stay_id": "STY-1006", "arrival": "10:00"}) == (
-        _error("not_found", "No room with id 'RM-9999'.", "stay_id")
-    )
+    assert tool_refusal(
+        hotel, "add_early_checkin", {"stay_id": "STY-1006", "arrival": "10:00"}
+    ) == (tool_error("not_found", "No room with id 'RM-9999'.", "stay_id"))
 
 
 def test_a_bad_check_in_date_on_file_is_named_on_the_stay(hotel):  # noqa: F811
     hotel.state.tables["stays"]["STY-1006"]["check_in"] = "2026-02-30"
-    assert _refused(hotel, "add_early_checkin", {"stay_id": "STY-1006", "arrival": "10:00"}) == (
-        _error(
+    assert tool_refusal(
+        hotel, "add_early_checkin", {"stay_id": "STY-1006", "arrival": "10:00"}
+    ) == (
+        tool_error(
             "invalid_arguments",
             "'2026-02-30' is not a valid date; expected YYYY-MM-DD.",
             "stay_id",
@@ -288,12 +279,12 @@ def test_damage_after_checkout_is_charged_whole_and_irreversibly(hotel):  # noqa
         **NO_LINKS,
         "refund_of": None,
     }
-    assert _ok(hotel, "charge_damage", args) == {"payment": payment, "charged": "$180.50"}
+    assert tool_result(hotel, "charge_damage", args) == {"payment": payment, "charged": "$180.50"}
     assert hotel.state.tables["payments"][new] == payment
     entry = hotel.ledger.entries[-1]
     assert entry.effect == Effect.IRREVERSIBLE and entry.effect_note is None  # the tool's own
     assert [(c.table, c.before, c.after) for c in entry.changes] == [("payments", None, payment)]
-    assert _refused(hotel, "charge_damage", {**args, "stay_id": "STY-1006"}) == _error(
+    assert tool_refusal(hotel, "charge_damage", {**args, "stay_id": "STY-1006"}) == tool_error(
         "conflict", "Stay STY-1006 is booked.", "stay_id"
     )
 
@@ -307,7 +298,7 @@ def test_damage_after_checkout_is_charged_whole_and_irreversibly(hotel):  # noqa
     ],
 )
 def test_a_business_without_rooms_refuses_the_stay_money_tools(world, name, args):
-    assert _refused(world, name, args) == _error(
+    assert tool_refusal(world, name, args) == tool_error(
         "invalid_arguments", "This business keeps no room bookings.", "stay_id"
     )
 

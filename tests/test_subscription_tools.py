@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import tool_refusal, tool_result
+from tests.helpers import tool_error, tool_refusal, tool_result
 from tools import Effect
-
-
-def _error(code: str, message: str, field: str) -> dict:
-    return {"code": code, "message": message, "field": field}
 
 
 def test_a_customers_subscriptions_are_listed_whole(world):
@@ -24,7 +20,7 @@ def test_a_customers_subscriptions_are_listed_whole(world):
     assert tool_result(world, "list_subscriptions", {"customer_id": "CUS-1003"}) == {
         "subscriptions": []
     }
-    assert tool_refusal(world, "list_subscriptions", {"customer_id": "CUS-9999"}) == _error(
+    assert tool_refusal(world, "list_subscriptions", {"customer_id": "CUS-9999"}) == tool_error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
 
@@ -34,7 +30,7 @@ def test_one_subscription_is_read_by_its_id(world):
     assert tool_result(world, "get_subscription", {"subscription_id": "SUB-1001"}) == {
         "subscription": row
     }
-    assert tool_refusal(world, "get_subscription", {"subscription_id": "SUB-9999"}) == _error(
+    assert tool_refusal(world, "get_subscription", {"subscription_id": "SUB-9999"}) == tool_error(
         "not_found", "No subscription with id 'SUB-9999'.", "subscription_id"
     )
 
@@ -54,22 +50,22 @@ def test_a_plan_change_copies_the_plans_name_id_and_price(world):
 
 def test_a_plan_change_is_refused_to_the_same_plan_an_unknown_one_or_a_cancelled_line(world):
     args = {"subscription_id": "SUB-1001", "plan_id": "SRV-1003"}
-    assert tool_refusal(world, "change_plan", args) == _error(
+    assert tool_refusal(world, "change_plan", args) == tool_error(
         "conflict", "Subscription SUB-1001 is already on Fibre 500.", "plan_id"
     )
-    assert tool_refusal(world, "change_plan", {**args, "plan_id": "SRV-9999"}) == _error(
+    assert tool_refusal(world, "change_plan", {**args, "plan_id": "SRV-9999"}) == tool_error(
         "not_found", "No service with id 'SRV-9999'.", "plan_id"
     )
-    assert tool_refusal(world, "change_plan", {**args, "subscription_id": "SUB-9999"}) == _error(
-        "not_found", "No subscription with id 'SUB-9999'.", "subscription_id"
-    )
+    assert tool_refusal(
+        world, "change_plan", {**args, "subscription_id": "SUB-9999"}
+    ) == tool_error("not_found", "No subscription with id 'SUB-9999'.", "subscription_id")
     tool_result(world, "cancel_subscription", {"subscription_id": "SUB-1001", "reason": "moving"})
     for name, extra in [
         ("change_plan", {"plan_id": "SRV-1001"}),
         ("pause_subscription", {"until": "2026-04-01"}),
         ("cancel_subscription", {"reason": "again"}),
     ]:
-        assert tool_refusal(world, name, {"subscription_id": "SUB-1001", **extra}) == _error(
+        assert tool_refusal(world, name, {"subscription_id": "SUB-1001", **extra}) == tool_error(
             "conflict", "Subscription SUB-1001 is cancelled.", "subscription_id"
         )
 
@@ -77,10 +73,10 @@ def test_a_plan_change_is_refused_to_the_same_plan_an_unknown_one_or_a_cancelled
 def test_a_pause_ends_tomorrow_at_the_earliest(world):
     args = {"subscription_id": "SUB-1001"}
     for until in ("2026-03-02", "2026-03-01"):
-        assert tool_refusal(world, "pause_subscription", {**args, "until": until}) == _error(
+        assert tool_refusal(world, "pause_subscription", {**args, "until": until}) == tool_error(
             "conflict", "The pause must end after today.", "until"
         )
-    assert tool_refusal(world, "pause_subscription", {**args, "until": "2026-02-30"}) == _error(
+    assert tool_refusal(world, "pause_subscription", {**args, "until": "2026-02-30"}) == tool_error(
         "invalid_arguments", "'2026-02-30' is not a valid date; expected YYYY-MM-DD.", "until"
     )
     before = world.state.tables["subscriptions"]["SUB-1001"]
@@ -89,7 +85,7 @@ def test_a_pause_ends_tomorrow_at_the_earliest(world):
         "subscription": expected
     }
     assert world.state.tables["subscriptions"]["SUB-1001"] == expected
-    assert tool_refusal(world, "pause_subscription", {**args, "until": "2026-04-01"}) == _error(
+    assert tool_refusal(world, "pause_subscription", {**args, "until": "2026-04-01"}) == tool_error(
         "conflict", "Subscription SUB-1001 is paused, not active.", "subscription_id"
     )
 

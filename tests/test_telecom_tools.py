@@ -19,6 +19,7 @@ import pytest
 from businesses.loader import load_business
 from sandbox import SimClock, State, World
 from sandbox.tables import STANDARD_TABLES
+from tests.helpers import tool_error, tool_refusal, tool_result
 from tests.test_telecom import ISP
 from tools import Effect, default_registry
 from tools.telecom import outage_credit_limit
@@ -32,23 +33,6 @@ def isp() -> World:
     business, _ = load_business(ISP)
     specs = {**STANDARD_TABLES, **business.extra_tables}
     return World(State(copy.deepcopy(business.seed), specs), default_registry(), SimClock(NOW))
-
-
-def _ok(world: World, name: str, args: dict) -> dict:
-    record = world.call(name, args)
-    assert record.outcome == "ok", record.result
-    return record.result
-
-
-def _refused(world: World, name: str, args: dict) -> dict:
-    before = copy.deepcopy(world.state.tables)
-    record = world.call(name, args)
-    assert record.outcome == "rejected" and world.state.tables == before
-    return record.result["error"]
-
-
-def _error(code: str, message: str, field: str) -> dict:
-    return {"code": code, "message": message, "field": field}
 
 
 def _row(world: World, table: str, rid: str) -> dict[str, Any]:
@@ -87,38 +71,43 @@ def test_an_outage_earns_a_days_price_per_started_day_once_ended_and_long_enough
 
 def test_a_customers_accounts_are_listed_whole_with_role_and_plan_name(isp):
     acc = _row(isp, "service_accounts", "ACC-1003")
-    assert _ok(isp, "list_service_accounts", {"customer_id": "CUS-1003"}) == {
+    assert tool_result(isp, "list_service_accounts", {"customer_id": "CUS-1003"}) == {
         "accounts": [{**acc, "role": "holder", "plan": "Fibre 300"}]
     }
-    assert _ok(isp, "list_service_accounts", {"customer_id": "CUS-1035"}) == {
+    assert tool_result(isp, "list_service_accounts", {"customer_id": "CUS-1035"}) == {
         "accounts": [{**acc, "role": "authorised_user", "plan": "Fibre 300"}]
     }
     acc["plan_id"] = "PLN-9999"
     assert (
-        _ok(isp, "list_service_accounts", {"customer_id": "CUS-1003"})["accounts"][0]["plan"]
+        tool_result(isp, "list_service_accounts", {"customer_id": "CUS-1003"})["accounts"][0][
+            "plan"
+        ]
         is None
     )
-    assert _refused(isp, "list_service_accounts", {"customer_id": "CUS-9999"}) == _error(
+    assert tool_refusal(isp, "list_service_accounts", {"customer_id": "CUS-9999"}) == tool_error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
 
 
 def test_an_account_without_authorised_users_on_file_has_its_holder_only(isp):
     _row(isp, "service_accounts", "ACC-1003").pop("authorised_user_ids")
-    assert _ok(isp, "list_service_accounts", {"customer_id": "CUS-1035"}) == {"accounts": []}
+    assert tool_result(isp, "list_service_accounts", {"customer_id": "CUS-1035"}) == {
+        "accounts": []
+    }
     assert [
-        a["id"] for a in _ok(isp, "list_service_accounts", {"customer_id": "CUS-1003"})["accounts"]
+        a["id"]
+        for a in tool_result(isp, "list_service_accounts", {"customer_id": "CUS-1003"})["accounts"]
     ] == ["ACC-1003"]
 
 
 def test_the_plans_are_listed_whole(isp):
     rows = isp.state.tables["plans"]
-    assert _ok(isp, "list_plans", {}) == {"plans": [rows[p] for p in sorted(rows)]}
+    assert tool_result(isp, "list_plans", {}) == {"plans": [rows[p] for p in sorted(rows)]}
 
 
 def test_an_accounts_outages_are_listed_whole_newest_first(isp):
     out = isp.state.tables["outages"]
-    assert _ok(isp, "list_outages", {"account_id": "ACC-1002"}) == {
+    assert tool_result(isp, "list_outages", {"account_id": "ACC-1002"}) == {
         "area": "Midtown",
         "outages": [
             {
@@ -143,7 +132,7 @@ def test_an_ongoing_outage_shows_no_end_or_hours_and_a_future_one_is_not_listed(
     out = isp.state.tables["outages"]
     out["OUT-1001"].update(start="2026-03-11T10:00", end="2026-03-11T16:20")
     out["OUT-1010"].update(start="2026-03-11T10:01", end=None)
-    assert _ok(isp, "list_outages", {"account_id": "ACC-1002"})["outages"] == [
+    assert tool_result(isp, "list_outages", {"account_id": "ACC-1002"})["outages"] == [
         {
             **out["OUT-1001"],
             "end": None,
@@ -154,22 +143,22 @@ def test_an_ongoing_outage_shows_no_end_or_hours_and_a_future_one_is_not_listed(
         }
     ]
     out["OUT-1001"].update(start="2026-03-11T01:00", end="2026-03-11T09:20")
-    listed = _ok(isp, "list_outages", {"account_id": "ACC-1002"})["outages"]
+    listed = tool_result(isp, "list_outages", {"account_id": "ACC-1002"})["outages"]
     assert (listed[0]["end"], listed[0]["hours"]) == ("2026-03-11T09:20", 8.3)
 
 
 def test_outages_of_an_account_with_no_credits_on_file_are_not_credited(isp):
     _row(isp, "service_accounts", "ACC-1002").pop("credited_outages")
-    listed = _ok(isp, "list_outages", {"account_id": "ACC-1002"})["outages"]
+    listed = tool_result(isp, "list_outages", {"account_id": "ACC-1002"})["outages"]
     assert [o["credited"] for o in listed] == [False, False]
 
 
 def test_outages_of_an_unknown_account_or_plan_are_refused(isp):
-    assert _refused(isp, "list_outages", {"account_id": "ACC-9999"}) == _error(
+    assert tool_refusal(isp, "list_outages", {"account_id": "ACC-9999"}) == tool_error(
         "not_found", "No service_accounts with id 'ACC-9999'.", "account_id"
     )
     _row(isp, "service_accounts", "ACC-1002")["plan_id"] = "PLN-9999"
-    assert _refused(isp, "list_outages", {"account_id": "ACC-1002"}) == _error(
+    assert tool_refusal(isp, "list_outages", {"account_id": "ACC-1002"}) == tool_error(
         "not_found", "No plans with id 'PLN-9999'.", "plan_id"
     )
 
@@ -201,7 +190,7 @@ def test_an_outage_credit_is_written_whole_to_the_holder(isp, who):
         "refund_of": None,
     }
     after = {**before, "credit_cents": 432, "credited_outages": ["OUT-1002"]}
-    assert _ok(isp, "apply_outage_credit", _credit(customer_id=who)) == {
+    assert tool_result(isp, "apply_outage_credit", _credit(customer_id=who)) == {
         "payment": payment,
         "account": after,
         "credit_limit_cents": 432,
@@ -214,7 +203,7 @@ def test_an_outage_credit_is_written_whole_to_the_holder(isp, who):
         ("service_accounts", before, after),
         ("payments", None, payment),
     ]
-    assert _refused(isp, "apply_outage_credit", _credit(amount_cents=1)) == _error(
+    assert tool_refusal(isp, "apply_outage_credit", _credit(amount_cents=1)) == tool_error(
         "conflict", "ACC-1003 was already credited for OUT-1002.", "outage_id"
     )
 
@@ -223,12 +212,12 @@ def test_an_outage_credit_adds_to_the_accounts_credits(isp):
     _row(isp, "service_accounts", "ACC-1003").update(
         credit_cents=100, credited_outages=["OUT-1009"]
     )
-    account = _ok(isp, "apply_outage_credit", _credit(amount_cents=50))["account"]
+    account = tool_result(isp, "apply_outage_credit", _credit(amount_cents=50))["account"]
     assert (account["credit_cents"], account["credited_outages"]) == (150, ["OUT-1009", "OUT-1002"])
     _row(isp, "service_accounts", "ACC-1006").pop("credit_cents")
     _row(isp, "service_accounts", "ACC-1006").pop("credited_outages")
     args = _credit(account_id="ACC-1006", customer_id="CUS-1006", amount_cents=7)
-    account = _ok(isp, "apply_outage_credit", args)["account"]
+    account = tool_result(isp, "apply_outage_credit", args)["account"]
     assert (account["credit_cents"], account["credited_outages"]) == (7, ["OUT-1002"])
 
 
@@ -237,11 +226,13 @@ def test_an_outage_credit_adds_to_the_accounts_credits(isp):
     [
         (
             {"amount_cents": 433},
-            _error("conflict", "At most $4.32 for outage OUT-1002 on Fibre 300.", "amount_cents"),
+            tool_error(
+                "conflict", "At most $4.32 for outage OUT-1002 on Fibre 300.", "amount_cents"
+            ),
         ),
         (
             {"outage_id": "OUT-1001"},
-            _error(
+            tool_error(
                 "conflict",
                 "Outage OUT-1001 was in Midtown; ACC-1003 is in East Sacramento.",
                 "outage_id",
@@ -249,7 +240,7 @@ def test_an_outage_credit_adds_to_the_accounts_credits(isp):
         ),
         (
             {"outage_id": "OUT-1009"},
-            _error(
+            tool_error(
                 "conflict",
                 "Outage OUT-1009 lasted 3.0 hours; Fibre 300 earns a credit only for outages of"
                 " 4 hours or more.",
@@ -258,22 +249,22 @@ def test_an_outage_credit_adds_to_the_accounts_credits(isp):
         ),
         (
             {"outage_id": "OUT-9999"},
-            _error("not_found", "No outages with id 'OUT-9999'.", "outage_id"),
+            tool_error("not_found", "No outages with id 'OUT-9999'.", "outage_id"),
         ),
     ],
 )
 def test_an_outage_credit_is_refused_above_its_limit_or_for_the_wrong_outage(isp, args, error):
-    assert _refused(isp, "apply_outage_credit", _credit(**args)) == error
+    assert tool_refusal(isp, "apply_outage_credit", _credit(**args)) == error
 
 
 def test_an_ongoing_outage_is_credited_once_it_ends(isp):
     _row(isp, "outages", "OUT-1002")["end"] = None
-    assert _refused(isp, "apply_outage_credit", _credit()) == _error(
+    assert tool_refusal(isp, "apply_outage_credit", _credit()) == tool_error(
         "conflict", "Outage OUT-1002 is still ongoing: credit it once it ends.", "outage_id"
     )
     _row(isp, "service_accounts", "ACC-1003")["plan_id"] = "PLN-9999"
     _row(isp, "outages", "OUT-1002")["end"] = "2026-03-03T21:00"
-    assert _refused(isp, "apply_outage_credit", _credit()) == _error(
+    assert tool_refusal(isp, "apply_outage_credit", _credit()) == tool_error(
         "not_found", "No plans with id 'PLN-9999'.", "plan_id"
     )
 
@@ -289,19 +280,19 @@ def test_an_ongoing_outage_is_credited_once_it_ends(isp):
 )
 def test_every_write_is_refused_to_someone_not_on_the_account_or_on_a_closed_one(isp, name, extra):
     args = {"account_id": "ACC-1003", "customer_id": "CUS-1001", **extra}
-    assert _refused(isp, name, args) == _error(
+    assert tool_refusal(isp, name, args) == tool_error(
         "conflict",
         "Naomi Whitfield is neither the holder nor an authorised user of ACC-1003.",
         "customer_id",
     )
-    assert _refused(isp, name, {**args, "customer_id": "CUS-9999"}) == _error(
+    assert tool_refusal(isp, name, {**args, "customer_id": "CUS-9999"}) == tool_error(
         "not_found", "No customer with id 'CUS-9999'.", "customer_id"
     )
-    assert _refused(isp, name, {**args, "account_id": "ACC-9999"}) == _error(
+    assert tool_refusal(isp, name, {**args, "account_id": "ACC-9999"}) == tool_error(
         "not_found", "No service_accounts with id 'ACC-9999'.", "account_id"
     )
     _row(isp, "service_accounts", "ACC-1003")["status"] = "cancelled"
-    assert _refused(isp, name, {**args, "customer_id": "CUS-1003"}) == _error(
+    assert tool_refusal(isp, name, {**args, "customer_id": "CUS-1003"}) == tool_error(
         "conflict", "Account ACC-1003 is cancelled.", "account_id"
     )
 
@@ -315,7 +306,7 @@ def test_every_write_is_refused_to_someone_not_on_the_account_or_on_a_closed_one
 )
 def test_only_the_holder_cancels_or_ports_the_number(isp, name, extra):
     args = {"account_id": "ACC-1003", "customer_id": "CUS-1035", **extra}
-    assert _refused(isp, name, args) == _error(
+    assert tool_refusal(isp, name, args) == tool_error(
         "conflict",
         "Anika Rao is an authorised user of ACC-1003; only the account holder may do this.",
         "customer_id",
@@ -325,16 +316,18 @@ def test_only_the_holder_cancels_or_ports_the_number(isp, name, extra):
 def test_a_plan_change_is_written_whole_and_refused_to_the_same_plan(isp):
     before = copy.deepcopy(_row(isp, "service_accounts", "ACC-1003"))
     args = {"account_id": "ACC-1003", "customer_id": "CUS-1035", "plan_id": "PLN-1004"}
-    assert _ok(isp, "change_service_plan", args) == {"account": {**before, "plan_id": "PLN-1004"}}
+    assert tool_result(isp, "change_service_plan", args) == {
+        "account": {**before, "plan_id": "PLN-1004"}
+    }
     entry = isp.ledger.entries[-1]
     assert entry.effect == Effect.REVERSIBLE
     assert [(c.table, c.before, c.after) for c in entry.changes] == [
         ("service_accounts", before, {**before, "plan_id": "PLN-1004"})
     ]
-    assert _refused(isp, "change_service_plan", args) == _error(
+    assert tool_refusal(isp, "change_service_plan", args) == tool_error(
         "conflict", "ACC-1003 is already on Gig 1000.", "plan_id"
     )
-    assert _refused(isp, "change_service_plan", {**args, "plan_id": "PLN-9999"}) == _error(
+    assert tool_refusal(isp, "change_service_plan", {**args, "plan_id": "PLN-9999"}) == tool_error(
         "not_found", "No plans with id 'PLN-9999'.", "plan_id"
     )
 
@@ -356,7 +349,7 @@ def test_cancelling_inside_the_contract_bills_the_fee_whole_and_is_final(isp):
     }
     cancelled = {**before, "status": "cancelled", "cancelled_at": NOW, "cancel_reason": "moving"}
     args = {"account_id": "ACC-1003", "customer_id": "CUS-1003", "reason": "moving"}
-    assert _ok(isp, "cancel_service", args) == {
+    assert tool_result(isp, "cancel_service", args) == {
         "account": cancelled,
         "early_termination_fee": fee,
     }
@@ -381,7 +374,7 @@ def test_cancelling_inside_the_contract_bills_the_fee_whole_and_is_final(isp):
 def test_the_fee_is_billed_only_before_the_contract_ends(isp, ends, fee):
     _row(isp, "service_accounts", "ACC-1003")["contract_ends"] = ends
     args = {"account_id": "ACC-1003", "customer_id": "CUS-1003", "reason": "moving"}
-    result = _ok(isp, "cancel_service", args)
+    result = tool_result(isp, "cancel_service", args)
     entry = isp.ledger.entries[-1]
     if fee:
         assert result["early_termination_fee"]["amount_cents"] == 20000
@@ -395,7 +388,7 @@ def test_the_fee_is_billed_only_before_the_contract_ends(isp, ends, fee):
 def test_a_cancellation_inside_the_contract_needs_the_plan_on_file(isp):
     _row(isp, "service_accounts", "ACC-1003")["plan_id"] = "PLN-9999"
     args = {"account_id": "ACC-1003", "customer_id": "CUS-1003", "reason": "moving"}
-    assert _refused(isp, "cancel_service", args) == _error(
+    assert tool_refusal(isp, "cancel_service", args) == tool_error(
         "not_found", "No plans with id 'PLN-9999'.", "plan_id"
     )
 
@@ -417,7 +410,7 @@ def test_a_port_out_is_written_whole_and_takes_the_number_off_the_account(isp):
         "at": NOW,
         "status": "submitted",
     }
-    assert _ok(isp, "request_port_out", args) == {"port_out": port}
+    assert tool_result(isp, "request_port_out", args) == {"port_out": port}
     assert isp.state.tables["port_outs"]["PRT-1002"] == port
     assert _row(isp, "service_accounts", "ACC-1005") == {**before, "phone_number": None}
     entry = isp.ledger.entries[-1]
@@ -426,7 +419,7 @@ def test_a_port_out_is_written_whole_and_takes_the_number_off_the_account(isp):
         ("port_outs", None, port),
         ("service_accounts", before, {**before, "phone_number": None}),
     ]
-    assert _refused(isp, "request_port_out", args) == _error(
+    assert tool_refusal(isp, "request_port_out", args) == tool_error(
         "conflict", "(916) 555-2035 is not the phone number on ACC-1005.", "phone_number"
     )
 
@@ -438,11 +431,11 @@ def test_a_port_out_of_another_number_is_refused(isp):
         "phone_number": "+1 916 555 2036",
         "new_provider": "T-Mobile",
     }
-    assert _refused(isp, "request_port_out", args) == _error(
+    assert tool_refusal(isp, "request_port_out", args) == tool_error(
         "conflict", "+1 916 555 2036 is not the phone number on ACC-1005.", "phone_number"
     )
     _row(isp, "service_accounts", "ACC-1005").pop("phone_number")
-    assert _refused(isp, "request_port_out", {**args, "phone_number": "x"}) == _error(
+    assert tool_refusal(isp, "request_port_out", {**args, "phone_number": "x"}) == tool_error(
         "conflict", "x is not the phone number on ACC-1005.", "phone_number"
     )
 
@@ -472,6 +465,6 @@ def test_a_port_out_of_another_number_is_refused(isp):
     ],
 )
 def test_a_business_without_service_accounts_refuses_the_tools(world, name, args, field):
-    assert _refused(world, name, args) == _error(
+    assert tool_refusal(world, name, args) == tool_error(
         "invalid_arguments", "This business keeps no internet service accounts.", field
     )
