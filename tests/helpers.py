@@ -118,3 +118,8 @@ def tool_error(code: str, message: str, field: str) -> dict:
 def last_changes(world: World) -> list[tuple]:
     """The (table, before, after) of every change the last ledger entry made."""
     return [(c.table, c.before, c.after) for c in world.ledger.entries[-1].changes]
+
+
+def next_payment_id(world: World) -> str:
+    """The id the next payment row gets: one past the highest PAY- number in the table."""
+    return f"PAY-{max(int(i.split('-')[1]) for i in world.state.tables['payments']) + 1}"

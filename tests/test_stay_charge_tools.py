@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from sandbox import World
-from tests.helpers import tool_error, tool_refusal, tool_result
+from tests.helpers import next_payment_id, tool_error, tool_refusal, tool_result
 from tests.test_stays import _world, hotel  # noqa: F401  (the fixture)
 from tools import Effect
 
@@ -29,15 +29,10 @@ def _cancel(world: World, stay_id: str, at: Any) -> dict[str, Any]:
     return stay
 
 
-def _new_id(world: World) -> str:
-    last = max(int(i.split("-")[1]) for i in world.state.tables["payments"])
-    return f"PAY-{last + 1}"
-
-
 def test_a_deposit_refund_is_written_whole_and_settles_the_charge(hotel):  # noqa: F811
     _cancel(hotel, "STY-1019", "2026-03-10T10:00")
     charge = copy.deepcopy(hotel.state.tables["payments"]["PAY-1019"])
-    new = _new_id(hotel)
+    new = next_payment_id(hotel)
     refund = {
         "id": new,
         "customer_id": "CUS-1024",
@@ -166,7 +161,7 @@ def test_a_deposit_refund_is_refused_for_a_live_or_non_refundable_stay(hotel):  
 
 def test_early_check_in_is_written_whole_with_its_fee_due(hotel):  # noqa: F811
     stay = copy.deepcopy(hotel.state.tables["stays"]["STY-1006"])
-    new = _new_id(hotel)
+    new = next_payment_id(hotel)
     fee = {
         "id": new,
         "customer_id": "CUS-1008",
@@ -265,7 +260,7 @@ def test_a_bad_check_in_date_on_file_is_named_on_the_stay(hotel):  # noqa: F811
 
 
 def test_damage_after_checkout_is_charged_whole_and_irreversibly(hotel):  # noqa: F811
-    new = _new_id(hotel)
+    new = next_payment_id(hotel)
     args = {"stay_id": "STY-1007", "amount_cents": 18050, "description": "Broken lamp"}
     payment = {
         "id": new,

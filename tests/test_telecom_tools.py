@@ -19,7 +19,7 @@ import pytest
 from businesses.loader import load_business
 from sandbox import SimClock, State, World
 from sandbox.tables import STANDARD_TABLES
-from tests.helpers import tool_error, tool_refusal, tool_result
+from tests.helpers import next_payment_id, tool_error, tool_refusal, tool_result
 from tests.test_telecom import ISP
 from tools import Effect, default_registry
 from tools.telecom import outage_credit_limit
@@ -37,10 +37,6 @@ def isp() -> World:
 
 def _row(world: World, table: str, rid: str) -> dict[str, Any]:
     return world.state.tables[table][rid]
-
-
-def _new_payment(world: World) -> str:
-    return f"PAY-{max(int(i.split('-')[1]) for i in world.state.tables['payments']) + 1}"
 
 
 PLAN = {"price_cents": 6000, "outage_credit_after_hours": 4}
@@ -176,7 +172,7 @@ def _credit(**args: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("who", ["CUS-1003", "CUS-1035"])
 def test_an_outage_credit_is_written_whole_to_the_holder(isp, who):
     before = copy.deepcopy(_row(isp, "service_accounts", "ACC-1003"))
-    new = _new_payment(isp)
+    new = next_payment_id(isp)
     payment = {
         "id": new,
         "customer_id": "CUS-1003",
@@ -334,7 +330,7 @@ def test_a_plan_change_is_written_whole_and_refused_to_the_same_plan(isp):
 
 def test_cancelling_inside_the_contract_bills_the_fee_whole_and_is_final(isp):
     before = copy.deepcopy(_row(isp, "service_accounts", "ACC-1003"))
-    new = _new_payment(isp)
+    new = next_payment_id(isp)
     fee = {
         "id": new,
         "customer_id": "CUS-1003",

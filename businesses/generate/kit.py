@@ -24,7 +24,7 @@ PARAM_KINDS = ("range", "choices", "subsets_of")
 SCENARIO_SUFFIX = ".yaml.j2"
 # A record id a template draws with ``id('PAY', k)``, and the same shape written out by hand.
 DRAWN_PREFIX = re.compile(r"""\bid\(\s*['"]([A-Z]{2,5})['"]""")
-LITERAL_ID = re.compile(r"\b([A-Z]{2,5})-(\d{4})\b")
+LITERAL_ID = re.compile(r"\b([A-Z]{2,5})-\d{4}\b")
 
 
 @dataclass(frozen=True)
@@ -250,15 +250,15 @@ def literal_id_problems(directory: Path, scenarios: tuple[str, ...]) -> list[str
     files += [directory / "scenarios" / f"{slug}{SCENARIO_SUFFIX}" for slug in scenarios]
     texts = {path: path.read_text(encoding="utf-8") for path in files if path.is_file()}
     drawn = {prefix for text in texts.values() for prefix in DRAWN_PREFIX.findall(text)}
-    problems = []
+    problems: list[str] = []
     for path, text in texts.items():
         for number, line in enumerate(text.splitlines(), 1):
-            found = dict.fromkeys(m.group(0) for m in LITERAL_ID.finditer(line))
-            for literal in found:
-                if literal.split("-")[0] in drawn:
-                    problems.append(
-                        f"{path.relative_to(directory.parent).as_posix()}: line {number}: "
-                        f"record id {literal!r} written literally; another draw can give a "
-                        f"seeded record that id: write {{{{ id({literal.split('-')[0]!r}, k) }}}}"
-                    )
+            found = {m.group(0): m.group(1) for m in LITERAL_ID.finditer(line)}
+            problems += [
+                f"{path.relative_to(directory.parent).as_posix()}: line {number}: "
+                f"record id {literal!r} written literally; another draw can give a seeded "
+                f"record that id: write {{{{ id({prefix!r}, k) }}}}"
+                for literal, prefix in found.items()
+                if prefix in drawn
+            ]
     return problems

@@ -31,9 +31,14 @@ _NEXT_STATEMENT = (
     r"their|our|my)\b)"
 )
 _PICTOGRAPH_STOP = re.compile(r"(?<=[\w)])[^\S\n]*" + _PICTOGRAPHS.pattern + "+" + _NEXT_STATEMENT)
-# A done mark closing a statement mid-line ("texts are off now 👍 no more pings") ends it: the
-# statement already says it is done, and the mark must not scope the next one as done too.
-_DONE_STOP = re.compile(r"(?<=[\w)])[^\S\n]*(?:\U0001f44d|\u2705)\ufe0f?" + _NEXT_STATEMENT)
+
+
+@cache
+def _done_stop() -> re.Pattern[str]:
+    # A done mark closing a statement mid-line ("texts are off now 👍 no more pings") ends it: the
+    # statement already says it is done, and the mark must not scope the next one as done too.
+    marks = "|".join(map(re.escape, lexicon().normalise["done_marks"]))
+    return re.compile(r"(?<=[\w)])[^\S\n]*(?:" + marks + r")\ufe0f?" + _NEXT_STATEMENT)
 
 
 @cache
@@ -73,7 +78,7 @@ def _strip_accents(text: str) -> str:
 def normalise(text: str) -> str:
     """The text in the one spelling the lexicon is written for (case is kept)."""
     if not text.isascii():
-        text = _DONE_STOP.sub(". ", text)
+        text = _done_stop().sub(". ", text)
         # The marks are single code points; map them before NFKC can decompose any of them.
         text = text.translate(_table())
         if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
