@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "run_all.py"
 
@@ -61,3 +63,30 @@ def test_an_unknown_section_is_one_line_exit_2():
         [sys.executable, str(SCRIPT), "--only", "nope"], capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 2 and "--only: unknown section 'nope'" in done.stderr
+
+
+def _run_all():  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_all", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("requests", "latency", "connections", "makespan"),
+    [
+        ([3, 3, 3], 0.5, 3, 1.5),  # one wave, every slot busy to the end
+        ([3, 3, 3], 0.5, 1, 4.5),  # one slot: the requests one after another
+        ([1] * 10, 1.0, 4, 3.0),  # ten on four slots: a last wave of two
+        ([4, 1, 1, 1, 1], 1.0, 2, 4.0),  # the long first episode is the critical path
+        ([1, 1, 1, 1, 4], 1.0, 2, 6.0),  # the same episodes, the long one queued last
+        ([], 1.0, 8, 0.0),
+    ],
+)
+def test_the_zero_overhead_schedule_is_plan_order_on_free_slots(
+    requests: list[int], latency: float, connections: int, makespan: float
+):
+    assert _run_all().zero_overhead_makespan(requests, latency, connections) == makespan
