@@ -26,10 +26,11 @@ from typing import Any
 from callers.turns import Turn, classify, lexicon
 from sandbox.episode import Utterance
 from sandbox.task import CallerSpec, Session
+from sandbox.text_cache import TEXT_CACHE
 
 
 # Caller lines repeat across tasks and trials, and the lexicon's patterns are few. Bounded.
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE)
 def _search(pattern: str | None, text: str) -> bool:
     return pattern is not None and re.search(pattern, text, re.IGNORECASE) is not None
 

@@ -76,6 +76,7 @@ from callers.tactics import given_values
 from callers.turns import lexicon
 from sandbox.episode import EpisodeResult, Utterance
 from sandbox.task import Session, Task
+from sandbox.text_cache import TEXT_CACHE
 from tools.timefmt import parse_time
 
 _PROMISE_SOURCE = re.compile(r"promis|guarant|assur|agreed|offered|told|said", re.I)
@@ -97,7 +98,7 @@ class _Reading:
 
 # Assistant turns repeat across the sessions of a call, the tasks and the trials of a run; a
 # reading depends on the text alone. Bounded, so that memory stays flat.
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE)
 def _read(text: str) -> _Reading:
     identifiers = {alnum(m.group(0)) for m in CODE.finditer(text.upper())}
     identifiers.update(m.group(0).lower() for m in EMAIL.finditer(text))

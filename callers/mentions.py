@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from callers.turns import lexicon
+from sandbox.text_cache import TEXT_CACHE
 
 Kind = Literal["identifier", "date", "amount", "promise"]
 
@@ -296,7 +297,7 @@ def mentions(text: str) -> list[Mention]:
 
 # Scripted callers say the same lines in many episodes; a Mention is immutable and depends on
 # the text alone. Bounded, so that memory stays flat.
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE)
 def _mentions(text: str) -> tuple[Mention, ...]:
     dates = [d for d in dates_in(text) if not _asked(text, d.start)]
     amounts = amounts_in(text)

@@ -43,6 +43,7 @@ from callers.tactics import tactic_for
 from callers.turns import FLOOR, Turn, classify, lexicon, satisfied
 from sandbox.episode import CallerTurn, CallerView
 from sandbox.task import CallerSpec, Move, Task
+from sandbox.text_cache import TEXT_CACHE
 
 # More caller turns than any task needs: a caller still talking by then is stuck, so it ends.
 MAX_TURNS = 24
@@ -95,7 +96,7 @@ def times_allowed(spec: CallerSpec, move: Move) -> int:
 
 
 # Assistant turns repeat across tasks and trials, and the moves' patterns are few. Bounded.
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE)
 def _matches(pattern: str | None, text: str) -> bool:
     return pattern is None or re.search(pattern, text, re.IGNORECASE) is not None
 

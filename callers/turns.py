@@ -21,6 +21,7 @@ from typing import Any
 from contract.yamldata import load_data
 from sandbox.claim_cache import default_claims
 from sandbox.regex_cache import compile_cached
+from sandbox.text_cache import TEXT_CACHE
 
 TURN_KINDS = (
     "identity",
@@ -100,7 +101,7 @@ class Turn:
 # same turns again after the episode; reference assistants repeat their turns across tasks and
 # trials. A Turn is immutable and depends on the text alone, so one reading serves them all.
 # Bounded, so that memory stays flat over any number of episodes.
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TEXT_CACHE)
 def classify(text: str) -> Turn:
     """The kinds of the assistant turn ``text`` (empty text is ``silence``)."""
     text = text.strip()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from sandbox.claims import Claim, LexiconClaimChecker
+from sandbox.text_cache import TEXT_CACHE
 
 
 @cache
@@ -20,7 +21,7 @@ def default_checker() -> LexiconClaimChecker:
     return LexiconClaimChecker()
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE)
 def default_claims(text: str) -> tuple[Claim, ...]:
     """``default_checker().extract(text)``, as a tuple, remembered."""
     return tuple(default_checker().extract(text))

@@ -25,6 +25,7 @@ from typing import Any
 
 from sandbox.identity import session_callers
 from sandbox.rules import RuleContext, Violation, _rows_of, rule_type
+from sandbox.text_cache import TEXT_CACHE
 
 DETAIL_FIELDS = ("email", "phone", "dob", "postcode", "address")
 # What the call writes that is *about* a customer (``customer_id``), and where its text is.
@@ -53,7 +54,7 @@ def mentions(text: str) -> set[str]:
 
 # Reference assistants and scripted callers repeat their lines across tasks and trials; the
 # reading depends on the text alone. Bounded, so memory stays flat over any number of episodes.
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TEXT_CACHE)
 def _mentions(text: str) -> frozenset[str]:
     out = {f"email:{m.lower()}" for m in _EMAIL.findall(text)} if "@" in text else set()
     if not any(c.isdigit() for c in text):
