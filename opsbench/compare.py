@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from opsbench.metrics import METRICS, Rate, compute
+from opsbench.records import EpisodeRecord
 from opsbench.report import ModelReport, Report
-from opsbench.store import EpisodeRecord
 
 
 @dataclass(frozen=True)

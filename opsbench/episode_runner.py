@@ -20,9 +20,9 @@ from contract.messages import Usage
 from opsbench.arms import split_model
 from opsbench.judge import JudgeError, judge_episode
 from opsbench.provenance import episode_provenance
+from opsbench.records import NewEpisode, Status
 from opsbench.run_plan import EpisodeKey, Prepared
 from opsbench.run_selection import episode_seed
-from opsbench.store import NewEpisode, Status
 from sandbox.diff import diff
 from sandbox.episode import EpisodeResult, run_episode
 from sandbox.scorer import score_episode

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from opsbench.errors import AgentCrashError, StoreError
-from opsbench.store import EncodedEpisode, NewEpisode, Store, encode_episode
+from opsbench.records import EncodedEpisode, NewEpisode, encode_episode
+from opsbench.store import Store
 
 if TYPE_CHECKING:
     from opsbench.run_config import RunConfig

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from opsbench.store import EpisodeRecord
+from opsbench.records import EpisodeRecord
 
 Z95 = 1.959963984540054
 INTERVAL_NOTE = (

@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any
 from opsbench.errors import AgentCrashError, OpsbenchError, StoreError
 from opsbench.executor import Finished, acknowledge, finished
 from opsbench.ratelimit import WINDOW_S, RateLimiter
-from opsbench.store import EncodedEpisode, NewEpisode, Store, encode_episode, episode_id
+from opsbench.records import EncodedEpisode, NewEpisode, encode_episode, episode_id
+from opsbench.store import Store
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event

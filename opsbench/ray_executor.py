@@ -34,7 +34,8 @@ from opsbench.errors import AgentCrashError, SelectionError
 from opsbench.executor import Finished, acknowledge, default_workers, finished, is_offline
 from opsbench.nodes import NODE_BASE_URL, check_node_option
 from opsbench.ratelimit import WINDOW_S
-from opsbench.store import EncodedEpisode, NewEpisode, Store, encode_episode
+from opsbench.records import EncodedEpisode, NewEpisode, encode_episode
+from opsbench.store import Store
 from sandbox.episode import EpisodeResult
 
 if TYPE_CHECKING:

@@ -39,12 +39,12 @@ from opsbench.executor import finished
 from opsbench.nodes import NODE_BASE_URL, node_base_url
 from opsbench.provenance import effective_base_url, scorer_version
 from opsbench.ray_limits import ClusterLimiter, slot
+from opsbench.records import NewEpisode, RunRecord, encode_episode, episode_id
 from opsbench.run_config import RunConfig
 from opsbench.run_loop import execute
 from opsbench.run_plan import EpisodeKey, Prepared
 from opsbench.run_redaction import redact_url
 from opsbench.run_resume import prepare_recorded
-from opsbench.store import NewEpisode, RunRecord, encode_episode, episode_id
 
 StoreKey = tuple[str, str, str, int]
 # The last run prepared in this worker process: the next shard of the same run reuses it

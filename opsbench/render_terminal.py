@@ -10,8 +10,8 @@ from rich.table import Table
 
 from opsbench.compare import Comparison
 from opsbench.metrics import LABELS, METRICS, Rate, UsageTotals
+from opsbench.records import EpisodeRecord
 from opsbench.report import Report
-from opsbench.store import EpisodeRecord
 
 # The seed's table (and the pass rate) in the scorecard; the other rates in the full report.
 SCORECARD = (

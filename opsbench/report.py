@@ -11,7 +11,8 @@ from typing import Any
 
 from opsbench import metrics
 from opsbench.metrics import INTERVAL_NOTE, Metrics
-from opsbench.store import EpisodeRecord, RunRecord, Store
+from opsbench.records import EpisodeRecord, RunRecord
+from opsbench.store import Store
 
 
 @dataclass(frozen=True)

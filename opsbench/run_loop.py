@@ -19,8 +19,9 @@ from opsbench.errors import (
     StoreError,
 )
 from opsbench.ratelimit import Limiter, RateLimiter, rate_limited
+from opsbench.records import NewEpisode
 from opsbench.run_plan import EpisodeDone, EpisodeKey, Observer, Prepared, RunOutcome, plan
-from opsbench.store import NewEpisode, Store
+from opsbench.store import Store
 from opsbench.watch import (
     ModelFailure,
     noting_failures,

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from adapters.registry import AnyFactory
 from contract.assistant import AssistantFactory
+from opsbench.records import RunRecord, Status
 from opsbench.run_config import RunConfig
-from opsbench.store import RunRecord, Status
 from sandbox.episode import CallerFactory
 from sandbox.task import Task
 

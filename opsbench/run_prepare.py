@@ -10,12 +10,13 @@ from typing import Any
 
 from opsbench import __version__
 from opsbench.provenance import run_provenance
+from opsbench.records import RunRecord, RunTask
 from opsbench.run_config import RunConfig
 from opsbench.run_plan import Prepared
 from opsbench.run_redaction import redact_url
 from opsbench.run_resolve import resolve_models
 from opsbench.run_selection import select_tasks, task_set_hash
-from opsbench.store import RunRecord, RunTask, Store
+from opsbench.store import Store
 
 
 def git_commit() -> str | None:

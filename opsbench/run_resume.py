@@ -12,12 +12,13 @@ from businesses import LoadError, load_set
 from opsbench.errors import (
     ResumeRefusedError,
 )
+from opsbench.records import RunRecord
 from opsbench.run_config import RunConfig, parse_task_set
 from opsbench.run_plan import Prepared
 from opsbench.run_prepare import provenance_of
 from opsbench.run_redaction import redact_options, redact_url
 from opsbench.run_resolve import resolve_models
-from opsbench.store import RunRecord, Store
+from opsbench.store import Store
 from sandbox.canonical import canonical_json
 from sandbox.task import Task
 

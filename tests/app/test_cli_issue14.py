@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from opsbench.cli import app
 from opsbench.errors import StoreError
-from opsbench.store import RunRecord, Store
+from opsbench.records import RunRecord
+from opsbench.store import Store
 from tests.app.conftest import MINI_SET
 from tests.helpers import MINI
 

@@ -8,9 +8,10 @@ import re
 import sqlite3
 from pathlib import Path
 
+from opsbench.records import episode_id
 from opsbench.render_html import render_html, write_html
 from opsbench.report import HTML_LIMIT, build_report
-from opsbench.store import Store, episode_id
+from opsbench.store import Store
 from tests.app.test_html import CHROMIUM, _chromium
 
 

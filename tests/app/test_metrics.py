@@ -8,9 +8,9 @@ import random
 import pytest
 
 from opsbench import metrics
+from opsbench.records import EpisodeRecord, RunTask
 from opsbench.report import build_report
 from opsbench.runner import run_evaluation
-from opsbench.store import EpisodeRecord, RunTask
 from tests.app.conftest import mini_config
 
 TASK = RunTask("public", "biz/t", "v", "biz", "cooperative", ("exception_request",), "T", True)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from opsbench.errors import RunNotFoundError, StoreError, StoreLockedError, StoreVersionError
-from opsbench.store import NewEpisode, RunRecord, RunTask, Store
+from opsbench.records import NewEpisode, RunRecord, RunTask
+from opsbench.store import Store
 
 RUN = RunRecord(
     id="run-1",
