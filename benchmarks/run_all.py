@@ -196,9 +196,11 @@ def child_concurrency(
     )
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
         prepared = prepare_run(config, store)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         outcome = asyncio.run(execute(prepared, store, workers=workers))
         wall = time.perf_counter() - start
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = time.process_time() - cpu + children.ru_utime + children.ru_stime
         from opsbench.run_plan import plan
 
         per_episode = {
@@ -220,6 +222,7 @@ def child_concurrency(
             "ratio": wall / ideal,
             "schedule_s": schedule,
             "schedule_ratio": wall / schedule,
+            "harness_cpu_s": cpu,
         }
     )
 
@@ -388,6 +391,14 @@ class _Server:
         assert self.process.stdout is not None
         return self.process.stdout.readline().strip()
 
+    def cpu_s(self) -> float:
+        """The server process's CPU so far (user + system), from /proc; 0 where there is none."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def __exit__(self, *exc: object) -> None:
         assert self.process.stdin is not None
         self.process.stdin.close()
@@ -457,9 +468,11 @@ def measure(
     if "concurrency" in sections:
         latency = sizes["latency_s"]
         out["concurrency"] = {"latency_s": latency, "rows": []}
-        with _Server(latency) as url:
+        server = _Server(latency)
+        with server as url:
             for connections, episodes in sizes["connections"].items():
                 progress(f"wall over ideal: {connections} connections, {episodes} episodes")
+                before = server.cpu_s()
                 row = _child(
                     "concurrency",
                     str(connections),
@@ -468,6 +481,7 @@ def measure(
                     url,
                     str(network_workers),
                 )
+                row["server_cpu_s"] = server.cpu_s() - before
                 out["concurrency"]["rows"].append(row)
 
     if "first" in sections:
@@ -565,6 +579,13 @@ def _over_schedule(row: dict[str, Any]) -> str:
     )
 
 
+def _cpu(row: dict[str, Any]) -> str:
+    """``; CPU: harness 9.1 s, server 7.3 s``, where measured (two cores: 2 × wall is all)."""
+    if "harness_cpu_s" not in row:
+        return ""
+    return f"; CPU: harness {row['harness_cpu_s']:.1f} s, server {row.get('server_cpu_s', 0):.1f} s"
+
+
 def _in_processes(row: dict[str, Any]) -> str:
     """``, 2 processes`` for a concurrency row measured with --network-workers above 1."""
     workers = row.get("workers", 1)
@@ -606,6 +627,7 @@ def markdown(data: dict[str, Any]) -> str:
             f"{row['requests']} requests, {conc['latency_s']:g} s latency) | "
             f"**{row['ratio']:.2f}** ({row['wall_s']:.1f} s / {row['ideal_s']:.1f} s)"
             + _over_schedule(row)
+            + _cpu(row)
             + " |"
         )
     if "first_episode_cold" in data:
