@@ -352,3 +352,44 @@ def test_every_lexicon_pattern_compiled_afresh_matches_as_written():
         for text in texts:
             expected = [m.span() for m in plain.finditer(text)]
             assert [m.span() for m in gated.finditer(text)] == expected, (pattern, text)
+
+
+# -- the lexicon, built from its data files (lexicon.py) ---------------------------------------
+
+
+def test_a_checker_on_a_lexicon_built_afresh_reads_the_messages_as_labelled():
+    """Everything the lexicon works out from its data files (each kind's patterns, the
+    state-description frames with their nouns, the cues) read again from those files: a
+    checker given that lexicon reads each message's actions and descriptions as labelled."""
+    import tests.test_claims as unit
+    from sandbox.claims import LexiconClaimChecker
+    from sandbox.claims.lexicon import lexicon
+    from tests.test_claims_classes import ROWS as CLASS_ROWS
+
+    checker = LexiconClaimChecker(lexicon.__wrapped__())
+    rows = [(text, claims, None) for text, claims in CLASS_ROWS]
+    rows += unit.PLAIN + unit.STATES + unit.HISTORY_AND_STATE + unit.STRUCTURE
+    for text, claims, states in rows:
+        read = checker.extract(text)
+        assert {(c.kind, c.done) for c in read if not c.state} == claims, text
+        if states is not None:
+            assert {c.kind for c in read if c.state} == states, text
+
+
+# -- the analysis cache (pattern_cache.py) -----------------------------------------------------
+
+
+def test_a_pattern_with_a_lone_surrogate_is_remembered_too(tmp_path, monkeypatch):
+    from sandbox.claims import pattern_cache
+
+    monkeypatch.setenv("OPSBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    pattern_cache.ENTRIES.forget()
+    try:
+        pattern = "\ud83d|refund"  # half of a surrogate pair: a str, but no UTF-8
+        assert pattern_cache.remembered("literals", pattern, 0, lambda: ["refund"]) == ["refund"]
+        pattern_cache.save()
+        pattern_cache.ENTRIES.forget()
+        assert pattern_cache.remembered("literals", pattern, 0, lambda: None) == ["refund"]
+    finally:
+        monkeypatch.setenv("OPSBENCH_CACHE_DIR", "off")
+        pattern_cache.ENTRIES.forget()
