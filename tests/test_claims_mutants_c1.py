@@ -12,7 +12,7 @@ import pytest
 from sandbox.claims import CheckedClaim, Claim, Details
 from sandbox.claims.guard import compile_guarded, factored, first_characters
 from sandbox.claims.normalise import normalise
-from sandbox.claims.spelling import correct
+from sandbox.claims.spelling import correct, correction
 
 # -- the records (types.py) --------------------------------------------------------------------
 
@@ -133,23 +133,41 @@ CORRECTED = [
     ("Cant do it", "Can't do it"),
     ("ur", "your"),
     ("x it's  refnd", "x it's  refund"),
-    # A dropped letter is put back; a swap or a doubled letter is one edit.
+    # A dropped letter is put back; a swap or a doubled letter is one edit. Four letters
+    # allow one edit, nine allow two.
     ("orderd", "ordered"),
+    ("ordr", "order"),
+    ("movd", "moved"),
     ("refil", "refill"),
     ("cancelld", "cancelled"),
     ("bookd", "booked"),
     ("placd", "placed"),
     ("Reschedulled", "rescheduled"),
-    # Other forms of vocabulary words are words, not typos.
+    ("resheduld", "rescheduled"),
+    ("reminderr", "reminders"),
+    # Other forms of vocabulary words are words, not typos: a stem and an ending, or the same
+    # stem with two endings.
     ("charge", "charge"),
+    ("cancels", "cancels"),
     ("refunding", "refunding"),
     ("Refunded", "Refunded"),
+    ("refundes", "refundes"),
+    ("unfortunates", "unfortunates"),
     ("chargs", "chargs"),
     # Words of three letters are never corrected.
     ("bok", "bok"),
 ]
 
 
+@pytest.fixture
+def afresh():
+    """Each word's correction worked out in the test, not read from an earlier test's cache."""
+    correction.cache_clear()
+    yield
+    correction.cache_clear()
+
+
+@pytest.mark.usefixtures("afresh")
 @pytest.mark.parametrize("text, expected", CORRECTED, ids=[r[0] for r in CORRECTED])
 def test_misspelt_action_words_are_corrected(text, expected):
     assert correct(text) == expected
