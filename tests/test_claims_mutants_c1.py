@@ -35,6 +35,8 @@ LABELS = [
     ),
     ({"item": 4821}, {"item": "4821"}),
     ({"time": None, "staff": "", "colour": "red"}, {}),
+    # A detail not stated, or not one the checker reads, leaves the others as they are.
+    ({"time": None, "colour": "red", "staff": "Luis"}, {"staff": "Luis"}),
 ]
 
 
@@ -46,6 +48,7 @@ def test_labelled_details_read_in_the_checkers_terms(labels, details):
 def test_no_labelled_details_are_no_details():
     assert Details.from_labels(None) == Details()
     assert Details.from_dict(None) == Details()
+    assert Details.from_dict({"time": "", "staff": None}) == Details()
     assert not Details.from_labels({})
 
 
@@ -191,6 +194,11 @@ FIRST = [
     (r"(?>ab|cd)e", "ACac", "ac"),
     (r"(?P<g>ab)", "Aa", "a"),
     (r"(a)\1", "Aa", "a"),
+    # What may come first is every optional part before the first required one.
+    (r"a?[bc]", "ABCabc", "abc"),
+    (r"a?(bx|cy)d", "ABCabc", "abc"),
+    # Upper-case letters of the pattern: both cases under IGNORECASE.
+    (r"Dr\.", "Dd", "D"),
     # Look-arounds and anchors consume nothing.
     (r"(?=x)ab", "Aa", "a"),
     (r"^\s*if", "I\\si", "\\si"),
@@ -228,6 +236,15 @@ def test_a_guard_names_at_most_forty_characters():
     assert first_characters("[ -H]") is None
 
 
+def test_a_verbose_pattern_starts_where_its_first_character_is_not_a_space():
+    assert first_characters("  a b", re.VERBOSE) == "a"
+
+
+def test_a_case_sensitive_pattern_keeps_both_spellings_of_its_alternatives():
+    gated = compile_guarded("Ab|ab")
+    assert [m.group(0) for m in gated.finditer("ab Ab AB")] == ["ab", "Ab"]
+
+
 def _guard_escape(char: str) -> str:
     return "\\" + char if char in "-]\\^[" else re.escape(char)
 
@@ -248,6 +265,7 @@ FACTORED = [
     ("a[]b]c|ad", "a(?:[]b]c|d)", None),
     ("a[^]b]c|ad", "a(?:[^]b]c|d)", None),
     (r"(?:a\\x|ab)", r"(?:a(?:\\x|b))", None),
+    (r"(?:a\(|ab)", r"(?:a(?:\(|b))", None),
     # Never across an alternative that opens otherwise, nor a quantified first letter.
     (r"(?:a|\d|ab)", None, None),
     ("(?:ab|b?c|ac)", None, None),
