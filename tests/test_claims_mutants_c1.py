@@ -13,6 +13,7 @@ from sandbox.claims import CheckedClaim, Claim, Details
 from sandbox.claims.guard import compile_guarded, factored, first_characters
 from sandbox.claims.normalise import normalise
 from sandbox.claims.spelling import correct, correction
+from sandbox.claims.structure import units
 
 # -- the records (types.py) --------------------------------------------------------------------
 
@@ -429,3 +430,71 @@ def test_a_pattern_with_a_lone_surrogate_is_remembered_too(tmp_path, monkeypatch
     finally:
         monkeypatch.setenv("OPSBENCH_CACHE_DIR", "off")
         pattern_cache.ENTRIES.forget()
+
+
+# -- the layout (structure.py) -----------------------------------------------------------------
+
+LAYOUTS = [
+    # A change in a line: "it" when no label names what changed.
+    ("- Fibre 300 → Fibre 500", [("it changed from Fibre 300 to Fibre 500", None)]),
+    ("Plan: Fibre 300 → Fibre 500", [("Plan changed from Fibre 300 to Fibre 500", None)]),
+    # Under a header whose first column names the rows' thing, a row's first cell is that thing
+    # (unless it already says so); an empty first cell is left empty.
+    (
+        "| Order | Status |\n|---|---|\n| #4821 (planter) | Cancelled |\n"
+        "| order #4822 | Cancelled |\n| | Cancelled |",
+        [
+            ("Order #4821 (planter) is Cancelled", "done"),
+            ("order #4822 is Cancelled", "done"),
+            ("Cancelled", None),
+        ],
+    ),
+    (
+        "| Order | Note |\n|---|---|\n| #4821 | order shipped |",
+        [("Order #4821 is order shipped", None)],
+    ),
+    ("| Item | Order |\n|---|---|\n| lamp | order #9 |", [("lamp is order #9", None)]),
+    # A status cell of several words scopes its row.
+    (
+        "| Request | Status |\n|---|---|\n| Refund of $40 | Couldn't do |\n| Credit | Not sent |",
+        [("Refund of $40 is Couldn't do", "not_done"), ("Credit is Not sent", "not_done")],
+    ),
+    # A heading no label list knows opens no scope.
+    (
+        "**Extras**\nYour cleaning is booked for Friday.",
+        [("Your cleaning is booked for Friday.", None)],
+    ),
+]
+
+
+@pytest.mark.parametrize("text, expected", LAYOUTS, ids=[row[0][:40] for row in LAYOUTS])
+def test_a_layout_is_read_as_units_under_their_scopes(text, expected):
+    assert [(u.text, u.scope) for u in units(normalise(text))] == expected
+
+
+# -- details stated later in the sentence (extract.py) -----------------------------------------
+
+LATER_DETAILS = [
+    # The rest of the sentence adds details to the claim it follows.
+    (
+        "Your cut is booked for 9am on Tuesday, and you will be seeing Okafor.",
+        ("booking", True, {"weekday": "tue", "time": "09:00", "staff": "Okafor"}),
+    ),
+    (
+        "I have booked you in for Thursday -- you will be seeing Dr. Okafor at 10am.",
+        ("booking", True, {"weekday": "thu", "time": "10:00", "staff": "Dr. Okafor"}),
+    ),
+    # What an earlier clause says is the claim's when it says none itself.
+    (
+        "Engineer visit on 14 April -- no slots, so it is not booked.",
+        ("booking", False, {"date": "04-14"}),
+    ),
+]
+
+
+@pytest.mark.parametrize("text, expected", LATER_DETAILS, ids=[r[0][:40] for r in LATER_DETAILS])
+def test_details_said_elsewhere_in_the_sentence_join_the_claim(text, expected):
+    from tests.claim_rows import CHECKER
+
+    [claim] = CHECKER.extract(text)
+    assert (claim.kind, claim.done, claim.details.to_dict()) == expected
