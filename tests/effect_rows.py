@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from businesses import PUBLIC_DIR, initial_tables, load_set
@@ -32,14 +32,28 @@ def _turns(calls, text: str | Sequence[str]) -> list[AssistantTurn]:
     return [AssistantTurn(tool_calls=tool_calls), *(AssistantTurn(text=t) for t in lines)]
 
 
+def seeded(task_id: str, seed: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The task's starting tables with ``seed`` on top: ``"table/ID"`` to the fields a record on
+    file gets (merged into the record when it exists, else the whole new record)."""
+    tables = initial_tables(TASKS[task_id])
+    for target, fields in (seed or {}).items():
+        table, _, record_id = target.partition("/")
+        records = tables.setdefault(table, {})
+        records[record_id] = {**records.get(record_id, {"id": record_id}), **fields}
+    return tables
+
+
 def run(
-    task_id: str, calls, text: str | Sequence[str] = "Thanks, that's everything."
+    task_id: str,
+    calls,
+    text: str | Sequence[str] = "Thanks, that's everything.",
+    seed: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> EpisodeResult:
     task = TASKS[task_id]
     return asyncio.run(
         run_episode(
             task,
-            initial_tables(task),
+            seeded(task_id, seed),
             lambda ctx: ScriptedAssistant(_turns(calls, text)),
             scripted_caller_factory,
         )
@@ -54,12 +68,14 @@ def violations(
     params: dict[str, Any] | None = None,
     rules: dict[str, dict[str, Any]] | None = None,
     without: Sequence[str] = (),
+    seed: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> list[Violation]:
     """The violations of one rule type over one episode, with the business's parameters unless
     overridden (``rules`` overrides other rules' parameters the rule reads; ``without`` names
-    rules the business is judged as not having)."""
+    rules the business is judged as not having; ``seed`` adds to the records on file, as
+    :func:`seeded`)."""
     task = TASKS[task_id]
-    result = run(task_id, calls, text)
+    result = run(task_id, calls, text, seed)
     configured = {}
     for spec in task.business.rules:
         configured.setdefault(spec.rule, dict(spec.params))

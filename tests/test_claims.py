@@ -32,8 +32,12 @@ def _read(text: str) -> tuple[set[tuple[str, bool]], set[str]]:
 
 
 def _cases(rows):
+    # Ids given by pytest.param: pytest escapes a list of ids again in every session of one
+    # process, so mutmut (which collects, then runs by id in the same process) could not find
+    # the ids with non-ASCII characters.
     return pytest.mark.parametrize(
-        "text, claims, states", rows, ids=[r[0][:50].replace("\n", " ") for r in rows]
+        "text, claims, states",
+        [pytest.param(*r, id=r[0][:50].replace("\n", " ")) for r in rows],
     )
 
 

@@ -28,7 +28,8 @@ LITERALS = [
 ]
 
 
-@pytest.mark.parametrize("pattern, expected", LITERALS, ids=[p for p, _ in LITERALS])
+# Ids by pytest.param: a list of ids is escaped again in each session of one process (mutmut's).
+@pytest.mark.parametrize("pattern, expected", [pytest.param(p, e, id=p) for p, e in LITERALS])
 def test_necessary_literals_are_what_every_match_needs(pattern, expected):
     found = necessary_literals(pattern, re.IGNORECASE)
     assert found == (None if expected is None else frozenset(expected))

@@ -2,6 +2,10 @@
 added by several processes merge, a file past its size keeps only what was used, and a file that
 cannot be read or a cache that is off is never an error."""
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from sandbox.disk_cache import EntryFile
@@ -78,3 +82,47 @@ def test_forget_starts_again_from_the_file(tmp_path: Path) -> None:
     entries.add("a", 1)
     entries.forget()  # not saved: as a process that exited without writing
     assert entries.lookup("a") == (False, None)
+
+
+def test_by_default_a_file_keeps_up_to_5000_entries(tmp_path: Path) -> None:
+    path = tmp_path / "entries.json"
+    path.write_text(json.dumps({f"old{i}": i for i in range(4999)}))
+    entries = EntryFile(lambda: path)
+    entries.add("new", 1)
+    entries.save()
+    assert len(json.loads(path.read_text())) == 5000  # at the limit: nothing dropped
+    again = EntryFile(lambda: path)
+    again.add("newer", 2)
+    again.save()
+    assert json.loads(path.read_text()) == {"newer": 2}  # past it: only what this one used
+
+
+def test_entries_added_in_a_process_are_written_when_it_exits(tmp_path: Path) -> None:
+    path = tmp_path / "entries.json"
+    script = (
+        "import sys; from pathlib import Path; from sandbox.disk_cache import EntryFile; "
+        "e = EntryFile(lambda: Path(sys.argv[1])); e.add('a', [1])"
+    )
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True, cwd=Path.cwd())
+    assert json.loads(path.read_text()) == {"a": [1]}
+
+
+def test_a_process_forked_from_one_using_the_file_can_use_it(tmp_path: Path) -> None:
+    path = tmp_path / "entries.json"
+    path.write_text('{"a": 1}')
+    entries = _entries(path)
+    assert entries.lookup("a") == (True, 1)
+    child = os.fork()
+    if child == 0:  # the child: its lock is a fresh one
+        ok = entries.lookup("a") == (True, 1)
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_process_that_added_nothing_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "entries.json"
+    entries = _entries(path)
+    assert entries.lookup("a") == (False, None)
+    entries.save()
+    assert not path.exists()

@@ -11,8 +11,16 @@ import pytest
 
 from sandbox import IrreversibleEffectError, State, revert
 from sandbox.canonical import canonical_json
-from sandbox.ledger import LedgerEntry, RecordChange, Transaction, replay, revert_each_record
+from sandbox.ledger import (
+    Ledger,
+    LedgerEntry,
+    RecordChange,
+    Transaction,
+    replay,
+    revert_each_record,
+)
 from sandbox.state import StateError
+from sandbox.tables import TableSpec
 from tests.conftest import sample_tables
 from tools.contract import Effect
 
@@ -167,6 +175,15 @@ VALIDATION = [
             "appointments/APT-1001.status: 7 is not one of ['booked', 'cancelled', 'completed', 'no_show']"
         ],
     ),
+    (
+        "a field inside a list is named by its whole path",
+        _broken(
+            "orders",
+            "ORD-1001",
+            items=[{"product_id": "PRD-1001", "quantity": "one", "price_cents": 4999}],
+        ),
+        ["orders/ORD-1001.items/0/quantity: 'one' is not of type 'integer'"],
+    ),
 ]
 
 
@@ -254,3 +271,62 @@ def test_a_state_shows_the_size_of_each_table_it_fills() -> None:
         "State(customers=3, staff=2, services=3, appointments=1, products=2, orders=2, "
         "payments=2, subscriptions=2)"
     )
+
+
+def test_an_extra_tables_times_and_dates_must_exist() -> None:
+    # A table the business declares itself gets the format checks of the standard tables (its
+    # validator is built here, for this schema).
+    visits = TableSpec(
+        "visits",
+        "VIS",
+        {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"},
+                "at": {"type": "string", "format": "local-time"},
+                "on": {"type": "string", "format": "date"},
+            },
+        },
+    )
+    state = State(
+        {
+            "visits": {
+                "VIS-1001": {"id": "VIS-1001", "at": "2026-03-02T09:10", "on": "2026-03-02"},
+                "VIS-1002": {"id": "VIS-1002", "at": "2026-03-02T25:00", "on": "2026-02-30"},
+            }
+        },
+        {"visits": visits},
+    )
+    assert state.validate() == [
+        "visits/VIS-1002.at: '2026-03-02T25:00' is not a 'local-time'",
+        "visits/VIS-1002.on: '2026-02-30' is not a 'date'",
+    ]
+
+
+def test_a_ledger_refuses_an_entry_out_of_sequence_and_says_which_it_expected() -> None:
+    ledger = Ledger()
+    ledger.append(_entry(1, (), Effect.REVERSIBLE))
+    with pytest.raises(StateError) as raised:
+        ledger.append(_entry(3, (), Effect.REVERSIBLE))
+    assert str(raised.value) == "ledger sequence broken: expected 2, got 3"
+    assert [e.seq for e in ledger] == [1]
+
+
+def test_updating_a_missing_record_names_it() -> None:
+    txn = Transaction(State(sample_tables()), "2026-03-02T09:10", Effect.REVERSIBLE)
+    with pytest.raises(StateError) as raised:
+        txn.update("customers", "CUS-9999", phone="1")
+    assert str(raised.value) == "customers/CUS-9999 does not exist"
+    assert txn.changes() == ()
+
+
+def test_a_rollback_undoes_a_record_the_same_call_inserted_and_deleted_again() -> None:
+    state = State(sample_tables())
+    before = state.to_dict()
+    txn = Transaction(state, "2026-03-02T09:10", Effect.REVERSIBLE)
+    note = txn.insert("notes", {"customer_id": "CUS-1001", "body": "draft", "at": txn.now})
+    txn.delete("notes", note["id"])
+    txn.update("customers", "CUS-1001", phone="2")
+    txn.rollback()
+    assert state.to_dict() == before
+    assert state.next_id("notes") == note["id"]

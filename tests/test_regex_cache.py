@@ -93,3 +93,45 @@ def test_off_means_re_compile(monkeypatch: pytest.MonkeyPatch) -> None:
     pattern, flags = SAMPLES[1]
     assert regex_cache.compile_cached(pattern, flags) is re.compile(pattern, flags)
     assert not regex_cache.ENTRIES.new
+
+
+# A verbose pattern parses differently for its flag; a lone surrogate is text re accepts that
+# UTF-8 alone cannot encode.
+@pytest.mark.parametrize(
+    "pattern, flags, text",
+    [(r"\d+ \s* (am|pm)", re.VERBOSE, "at 10am"), ("\ud800+", 0, "x\ud800\ud800")],
+)
+def test_flagged_and_surrogate_patterns_are_kept_and_read_back(
+    cache: Path, pattern: str, flags: int, text: str
+) -> None:
+    expected = re.compile(pattern, flags)
+    first = regex_cache.compile_cached(pattern, flags)
+    assert first.search(text).group() == expected.search(text).group()  # type: ignore[union-attr]
+    assert len(regex_cache.ENTRIES.new) == 1  # faithful, so kept
+    regex_cache.save()
+    _new_process()
+    built = regex_cache.compile_cached(pattern, flags)
+    assert not regex_cache.ENTRIES.new
+    assert built == expected
+
+
+def test_one_pattern_under_two_flags_is_two_entries(cache: Path) -> None:
+    plain = regex_cache.compile_cached("refund")
+    assert plain == re.compile("refund")  # no flags unless given
+    regex_cache.compile_cached("refund", re.IGNORECASE)
+    regex_cache.save()
+    _new_process()
+    assert regex_cache.compile_cached("refund", re.IGNORECASE).search("REFUND")
+    assert not regex_cache.compile_cached("refund").search("REFUND")
+    assert not regex_cache.ENTRIES.new
+
+
+def test_a_debug_pattern_is_compiled_by_re_every_time(
+    cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for _ in range(2):
+        regex_cache.compile_cached("ab+", re.DEBUG)
+        regex_cache.save()
+        _new_process()
+        assert "LITERAL 97" in capsys.readouterr().out  # re prints the parse each time
+    assert not regex_cache.ENTRIES.new
