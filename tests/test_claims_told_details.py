@@ -9,10 +9,12 @@ the weekday, staff, amount in cents (or ``"full"``), item, channel and recipient
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
 from sandbox.claims import LexiconClaimChecker
+from sandbox.claims.clauses import negated_kinds
 from sandbox.claims.frames import frame_patterns
 
 CHECKER = LexiconClaimChecker()
@@ -350,3 +352,59 @@ def test_what_the_assistant_says_of_itself_is_about_this_call():
         ("refund", True, False)
     ]
     assert _read("Last week I refunded you, and the credit went on.") == [("refund", True, True)]
+
+
+def test_a_verb_given_with_and_without_its_particle_reads_the_particle_as_its_own():
+    # The particle is the verb's, so the object phrase and its three modifiers follow it.
+    frames = {
+        "frames": [
+            {
+                "kind": "fee_waiver",
+                "verbs": ["take|took|taken off", "take|took|taken"],
+                "objects": ["fee"],
+            }
+        ]
+    }
+    made = frame_patterns(frames)["fee_waiver"]
+    for which in ("done", "act"):
+        match = re.search(made[which][0], "I took off old fee new fee.", re.IGNORECASE)
+        assert match is not None and match.group(0) == "took off old fee new fee"
+
+
+def test_each_section_of_the_frames_is_optional():
+    assert frame_patterns({}) == {}
+    only_now = frame_patterns({"now_frames": [{"kind": "plan_change", "objects": ["plan"]}]})
+    assert list(only_now) == ["plan_change"] and len(only_now["plan_change"]["done"]) == 1
+    only_verbs = frame_patterns({"frames": FRAMES["frames"][:1]})
+    assert list(only_verbs) == ["fee_waiver"]
+    assert (len(only_verbs["fee_waiver"]["done"]), len(only_verbs["fee_waiver"]["act"])) == (3, 2)
+
+
+def _negated(text: str, words: list[str], own: tuple[str, ...] = ()) -> list[str]:
+    """Of the kinds named by ``words`` in ``text`` (a kind's words; in ``own`` when they are the
+    kind's report, not its name), those the clause's "not"s negate."""
+    matches = [
+        (SimpleNamespace(kind=w), re.search(re.escape(w), text), w in own)
+        for w in words  # each word once, in order
+    ]
+    negation = tuple(m.start() for m in re.finditer("not", text)) or None
+    return [m[0].kind for m in negated_kinds(matches, negation, {})]
+
+
+NEGATED = [
+    # Every kind named before the negation (up to it): the first is what it negates.
+    ("refund, credit not possible", ["refund", "credit"], ["refund"]),
+    ("refund, creditnot possible", ["refund", "credit"], ["refund"]),
+    # A kind whose words take in the negation is what it negates.
+    ("a did-not-refund, a credit", ["did-not-refund", "credit"], ["did-not-refund"]),
+    ("a not-refund and a credit", ["not-refund", "credit"], ["not-refund"]),
+    # Otherwise the kinds nearest it (by their nearer end), within 12 characters of the nearest.
+    ("refund, and then notcredit", ["refund", "credit"], ["refund", "credit"]),
+    ("refund, and then it is not xcredit", ["refund", "credit"], ["refund", "credit"]),
+    ("refund, and then it is, not xcredit", ["refund", "credit"], ["credit"]),
+]
+
+
+@pytest.mark.parametrize("text, words, negated", NEGATED, ids=[r[0] for r in NEGATED])
+def test_a_negation_is_about_the_kinds_nearest_it(text, words, negated):
+    assert _negated(text, words) == negated
