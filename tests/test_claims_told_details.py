@@ -56,6 +56,8 @@ TIMES = [
     ("I've booked you at quarter to one.", "booking", {"time": "~00:45"}),
     ("I've booked you at quarter to 3.", "booking", {"time": "~02:45"}),
     ("I've booked you at quarter past two.", "booking", {"time": "~02:15"}),
+    # On a 24-hour clock, quarter to 14 is 13:45: a quarter to 2 either side of noon.
+    ("I've booked you at quarter to 14.", "booking", {"time": "~01:45"}),
     ("I've booked you at half 2.", "booking", {"time": "~02:30"}),
     ("I've booked you at half 13.", "booking", {"time": "13:30"}),
     ("I've booked you at noon on 2026-07-04.", "booking", {"time": "12:00", "date": "07-04"}),
@@ -224,9 +226,12 @@ FRAMES = {
         {"kind": "transfer", "verbs": ["put|put|put through", "pass|passed|passed"], "you": True},
     ],
     "now_frames": [{"kind": "plan_change", "objects": ["plan", "tier"]}],
-    "results": ["went through"],
-    "failures": ["didn't go through"],
-    "result_frames": [{"kind": "plan_change", "objects": ["plan change", "Upgrade"]}],
+    "results": ["went through", "was successful"],
+    "failures": ["didn't go through", "failed"],
+    "result_frames": [
+        {"kind": "plan_change", "objects": ["plan change", "Upgrade"]},
+        {"kind": "reschedule", "objects": ["date change"]},
+    ],
 }
 
 
@@ -292,6 +297,9 @@ FRAME_READINGS = [
     # The action named by its own noun, then a verb of success (done) or failure (act).
     ("plan_change", "done", "Your plan change went through.", "Your plan change went through"),
     ("plan_change", "done", "The upgrade went through.", "The upgrade went through"),
+    ("plan_change", "done", "The upgrade was successful.", "The upgrade was successful"),
+    ("plan_change", "act", "The upgrade failed.", "The upgrade failed"),
+    ("reschedule", "done", "Your date change went through.", "Your date change went through"),
     ("plan_change", "done", "Plan change went through.", "Plan change went through"),
     ("plan_change", "done", "The note for the plan change went through.", None),
     (
@@ -318,7 +326,40 @@ def test_a_frame_is_cued_by_its_objects_or_by_its_verbs():
         "reminder_cancellation": ["tak", "took"],
         "transfer": ["pass", "passed", "put"],
         "plan_change": ["plan", "tier", "plan change", "upgrade"],
+        "reschedule": ["date change"],
     }
+
+
+def test_the_frames_of_one_kind_add_up():
+    frames = {
+        "frames": [
+            {"kind": "fee_waiver", "verbs": ["waive|waived|waived"], "objects": ["fee"]},
+            {"kind": "fee_waiver", "verbs": ["drop|dropped|dropped"], "objects": ["charge"]},
+            {"kind": "fee_waiver", "verbs": ["wipe|wiped|wiped"], "you": True},
+            {
+                "kind": "fee_waiver",
+                "verbs": ["scrap|scrapped|scrapped"],
+                "objects": ["x"],
+                "cued_by": "verbs",
+            },
+        ],
+        "now_frames": [{"kind": "fee_waiver", "objects": ["surcharge"]}],
+        "result_frames": [{"kind": "fee_waiver", "objects": ["waiver"]}],
+    }
+    made = frame_patterns(frames)["fee_waiver"]
+    assert made["cues"] == [
+        "fee",
+        "charge",
+        "wip",
+        "wiped",
+        "scrap",
+        "scrapped",
+        "surcharge",
+        "waiver",
+    ]
+    # Each frame's arrangements: active and passive, the caller's frame no passive; a now frame
+    # one; a result frame one done and one act.
+    assert (len(made["done"]), len(made["act"])) == (2 + 2 + 1 + 2 + 1 + 1, 4 + 1)
 
 
 OR_JOINED = [
