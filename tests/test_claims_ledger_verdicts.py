@@ -381,6 +381,13 @@ CONTRADICTIONS = [
         {"staff": {"Dr. A. Patel"}},
         "said staff Dr. Whitfield, but it was Dr. A. Patel",
     ),
+    # A two-letter name is a name.
+    (
+        "booking",
+        {"staff": "Jo"},
+        {"staff": {"Luis Carvalho"}},
+        "said staff Jo, but it was Luis Carvalho",
+    ),
     # A name that is no staff member's ("with Biscuit") is not a contradiction.
     ("booking", {"staff": "Biscuit"}, {"staff": {"Luis Carvalho"}}, None),
     # Numbered resources agree only when their numbers do.
@@ -468,6 +475,7 @@ def test_the_first_stated_detail_a_record_contradicts(kind, said, values, reason
         "Montgomerysmithfield",
         "Montgomerysmithxyzld",
         "Montgomerysmithxyzwd",
+        "Jo Baker",
     )
     assert contradiction(Details.from_dict(said), facts, staff) == reason
 
