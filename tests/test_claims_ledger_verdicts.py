@@ -654,3 +654,8 @@ def test_the_kinds_the_caller_was_told_the_truth_about():
     assert kinds_told(told) == {"message", "sms", "email"}
     told = check_claims([Claim("email", True)], {"email"}, True)
     assert kinds_told(told) == {"email", "message"}
+
+
+def test_a_field_a_record_does_not_show_has_no_values():
+    assert Facts("booking").get("time") == frozenset()
+    assert Facts("booking", {"time": frozenset({"09:00"})}).get("staff") == frozenset()

@@ -116,6 +116,8 @@ PEOPLE_AND_THINGS = [
     ("I've booked you with Monday.", "booking", {"weekday": "mon"}),
     ("I've booked you with Maria Monday.", "booking", {"weekday": "mon"}),
     ("I've booked you by email.", "booking", {"channel": "email"}),
+    # Nor is a card, whatever follows it.
+    ("I've charged the $20 deposit by Visa Debit.", "charge", {"amount": 2000}),
     ("I've cancelled order #12345.", "order_cancellation", {"item": "12345"}),
     ("I've cancelled order ORD-1234.", "order_cancellation", {"item": "ORD-1234"}),
     ("I've cancelled order number 55555.", "order_cancellation", {"item": "55555"}),
