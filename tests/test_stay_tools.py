@@ -577,6 +577,53 @@ def test_a_booking_over_a_hold_and_another_stay_is_refused(hotel):
     ) == tool_error("conflict", "Room 205 is taken for some of those nights.", "room_id")
 
 
+BOOK = {"customer_id": "CUS-1001", "room_id": "RM-1005", **APRIL, "rate_plan": "flexible"}
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (
+            {"check_in": "2026-03-18", "check_out": "2026-03-20"},
+            tool_error("conflict", "Room 202 is taken for some of those nights.", "room_id"),
+        ),
+        (
+            {"guests": 3},
+            tool_error("conflict", "Room 202 sleeps at most 2; 3 guests asked for.", "guests"),
+        ),
+        (
+            {"check_in": "2026-03-09", "check_out": "2026-03-11"},
+            tool_error("invalid_arguments", "check_in is in the past.", "check_in"),
+        ),
+        (
+            {"customer_id": "CUS-9999"},
+            tool_error("not_found", "No customer with id 'CUS-9999'.", "customer_id"),
+        ),
+        (
+            {"room_id": "RM-9999"},
+            tool_error("not_found", "No room with id 'RM-9999'.", "room_id"),
+        ),
+        (
+            {"check_out": "2026-04-01"},
+            tool_error(
+                "invalid_arguments",
+                "check_out must be at least one day after check_in.",
+                "check_out",
+            ),
+        ),
+    ],
+)
+def test_a_booking_that_cannot_be_made_is_refused_with_why(hotel, args, error):
+    assert tool_refusal(hotel, "book_stay", {**BOOK, **args}) == error
+
+
+def test_a_hotel_without_the_rate_is_refused_a_booking():
+    world = _hotel(without=("rate_plans",))
+    assert tool_refusal(world, "book_stay", BOOK) == tool_error(
+        "invalid_arguments", "This hotel has no 'flexible' rate.", "rate_plan"
+    )
+
+
 # -- changing dates --------------------------------------------------------------------------
 
 
@@ -769,3 +816,24 @@ def test_only_a_held_or_booked_stay_can_be_cancelled(hotel):
     assert tool_refusal(hotel, "cancel_stay", {"stay_id": "STY-1104", "reason": "r"}) == tool_error(
         "conflict", "Stay STY-1104 is checked_in.", "stay_id"
     )
+    assert tool_refusal(hotel, "cancel_stay", {"stay_id": "STY-9999", "reason": "r"}) == tool_error(
+        "not_found", "No stay with id 'STY-9999'.", "stay_id"
+    )
+
+
+TONIGHT = {"check_in": "2026-03-10", "check_out": "2026-03-11"}
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("hold_room", {**HOLD, "room_id": "RM-1005", **TONIGHT}),
+        (
+            "book_stay",
+            {"customer_id": "CUS-1001", "room_id": "RM-1005", **TONIGHT, "rate_plan": "flexible"},
+        ),
+        ("modify_stay", {"stay_id": "STY-1005", **TONIGHT}),
+    ],
+)
+def test_a_stay_may_start_today(hotel, name, args):
+    assert tool_result(hotel, name, args)["stay"]["check_in"] == "2026-03-10"
