@@ -276,6 +276,10 @@ def test_a_cancelled_appointment_no_longer_holds_its_slot(cal):
             tool_error("conflict", "Jo Kim is not working 2026-03-03T08:30–09:00.", "start"),
         ),
         (
+            {"start": f"{TUESDAY}T08:55", "staff_id": "STF-1002"},
+            tool_error("conflict", "Jo Kim is not working 2026-03-03T08:55–09:25.", "start"),
+        ),
+        (
             {"start": f"{TUESDAY}T16:45", "staff_id": "STF-1002"},
             tool_error("conflict", "Jo Kim is not working 2026-03-03T16:45–17:15.", "start"),
         ),
@@ -398,6 +402,24 @@ def test_a_move_is_written_whole_and_keeps_the_provider_when_they_are_free(cal):
     }
     assert result == {"appointment": moved, "reminders_moved": []}
     assert _row(cal, "appointments", "APT-1001") == moved
+
+
+def test_a_move_keeps_the_provider_whoever_else_is_booked_then():
+    def third(tables):
+        tables["staff"]["STF-1003"] = {
+            "id": "STF-1003",
+            "name": "Ines Roy",
+            "role": "hygienist",
+            "services": ["SRV-1001"],
+            "hours": {"wed": ["09:00", "17:00"]},
+        }
+
+    world = _world(change=third)
+    _book(world, "CUS-1003", "SRV-1001", "2026-03-04T11:00", "STF-1003")
+    result = tool_result(
+        world, "reschedule_appointment", {"appointment_id": "APT-1001", "start": "2026-03-04T11:00"}
+    )
+    assert result["appointment"]["staff_id"] == "STF-1002"
 
 
 def test_a_move_by_a_quarter_hour_overlaps_only_itself(cal):

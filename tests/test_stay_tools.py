@@ -837,3 +837,14 @@ TONIGHT = {"check_in": "2026-03-10", "check_out": "2026-03-11"}
 )
 def test_a_stay_may_start_today(hotel, name, args):
     assert tool_result(hotel, name, args)["stay"]["check_in"] == "2026-03-10"
+
+
+def test_a_booked_stay_occupies_its_room_whatever_hold_time_is_left_on_it():
+    # STY-1002, booked in Room 204 for the nights of 03-18 and 03-19, with its old hold's end.
+    world = _hotel(change=lambda t: t["stays"]["STY-1002"].update(hold_until="2026-03-01T10:00"))
+    rooms = tool_result(
+        world,
+        "search_rooms",
+        {"check_in": "2026-03-18", "check_out": "2026-03-19", "room_type": "twin"},
+    )["rooms"]
+    assert "RM-1007" not in [r["room"]["id"] for r in rooms]
