@@ -69,6 +69,10 @@ TIMES = [
     ("I've booked you at five in the afternoon.", "booking", {"time": "17:00"}),
     ("I've booked you at five o'clock.", "booking", {"time": "~05:00"}),
     ("I've booked you at 10 o'clock on Sat.", "booking", {"time": "~10:00", "weekday": "sat"}),
+    # "at 3 pm" is three in the afternoon, not "at 3" on either half of the day.
+    ("I've booked you in at 3 pm with Jenna.", "booking", {"time": "15:00", "staff": "Jenna"}),
+    ("I've booked you in at 11 a.m.", "booking", {"time": "11:00"}),
+    ("I've booked you at 9am.", "booking", {"time": "09:00"}),
 ]
 
 DATES = [
@@ -102,6 +106,9 @@ AMOUNTS = [
     ("I've refunded $7.05.", "refund", {"amount": 705}),
     ("I've refunded €3.", "refund", {"amount": 300}),
     ("I've refunded 30 dollars.", "refund", {"amount": 3000}),
+    # An amount with its currency after it is no time ("12.50 euros" is not ten to one).
+    ("I've refunded 12.50 euros to your card.", "refund", {"amount": 1250}),
+    ("I've refunded 4.30 pounds.", "refund", {"amount": 430}),
     ("I've refunded everything back to you.", "refund", {"amount": "full"}),
 ]
 
@@ -451,3 +458,19 @@ NEGATED = [
 @pytest.mark.parametrize("text, words, negated", NEGATED, ids=[r[0] for r in NEGATED])
 def test_a_negation_is_about_the_kinds_nearest_it(text, words, negated):
     assert _negated(text, words) == negated
+
+
+# "No." before a number is the number's abbreviation, not a negation.
+ORDER_NUMBERS = [
+    ("I've cancelled order no. 55555.", True),
+    ("I've cancelled order No. 55555 for you.", True),
+    ("I've cancelled order no.55555.", True),
+    ("I've cancelled order no #55555.", True),
+    ("I couldn't cancel order no. 55555.", False),
+    ("No, I haven't cancelled order 55555.", False),
+]
+
+
+@pytest.mark.parametrize("text, done", ORDER_NUMBERS, ids=[r[0] for r in ORDER_NUMBERS])
+def test_no_before_a_number_abbreviates_number(text, done):
+    assert [(k, d) for k, d, _ in _claims(text)] == [("order_cancellation", done)]

@@ -58,7 +58,10 @@ _DATE_RANGE = compile_guarded(
 _DATE_ORDINAL = compile_guarded(r"\b(?:the )?(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _DATE_ISO = re.compile(r"\b20\d\d-(\d\d)-(\d\d)\b")
 _TIME_CLOCK = re.compile(
-    r"(?<![$£€\d.,])\b(\d{1,2})[:.](\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?![\d%])", re.I
+    r"(?<![$£€\d.,])\b(\d{1,2})[:.](\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?![\d%])"
+    # "12.50 euros" is an amount, not ten to one.
+    r"(?!\s*(?:dollars|bucks|pounds|quid|euros|usd|gbp|eur)\b)",
+    re.I,
 )
 _TIME_HOUR = re.compile(r"(?<![$£€\d.,])\b(\d{1,2})\s*(a\.?m\.?|p\.?m\.?)(?=\W|$)", re.I)
 _TIME_WORDS = compile_guarded(
@@ -66,7 +69,7 @@ _TIME_WORDS = compile_guarded(
     r"eleven|twelve|\d{1,2})\b|\b(noon|midday|midnight)\b|"
     r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}) o'?clock\b|"
     r"\bat (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
-    r"(?: (?:in the )?(morning|afternoon|evening|tonight))?\b(?![:.,]?\d|\s*(?:st|nd|rd|th|%|"
+    r"(?: (?:in the )?(morning|afternoon|evening|tonight))?\b(?![:.,]?\d|\s*(?:a\.?m|p\.?m|st|nd|rd|th|%|"
     r"people|guests|items|boxes|days|hours|minutes|weeks|of|\$))",
     re.I,
 )
