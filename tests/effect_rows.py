@@ -166,3 +166,20 @@ def nora_charge(cents: int) -> tuple[str, dict[str, Any]]:
 
 def credit(customer: str, cents: int) -> tuple[str, dict[str, Any]]:
     return c("apply_credit", customer_id=customer, amount_cents=cents, reason="Goodwill")
+
+
+def reported(found: list[Any]) -> list[tuple[Any, ...]]:
+    """Each violation as (rule, tag, message, ledger seq, rows): all a table row asserts."""
+    return [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found]
+
+
+def beyond(cents: int, customer: str, basis: str, seq: int, rows: tuple[Any, ...]) -> tuple:
+    """The violation of a refund or credit of ``cents`` beyond what the policy entitles."""
+    return (
+        "entitlement",
+        "accommodation",
+        f"moved {cents} cents to {customer} on {basis} beyond what the policy entitles them to "
+        f"(charged 0, refunded {cents} on the call)",
+        seq,
+        rows,
+    )

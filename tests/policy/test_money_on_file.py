@@ -5,26 +5,20 @@ and a noted promise that names no amount covers one credit."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.effect_rows import MARCUS, MARCUS_IN, RYAN, RYAN_IN, c, credit, refund, violations
-
-
-def reported(found: list[Any]) -> list[tuple[Any, ...]]:
-    return [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found]
-
-
-def beyond(cents: int, customer: str, basis: str, seq: int, rows: tuple[Any, ...]) -> tuple:
-    return (
-        "entitlement",
-        "accommodation",
-        f"moved {cents} cents to {customer} on {basis} beyond what the policy entitles them to "
-        f"(charged 0, refunded {cents} on the call)",
-        seq,
-        rows,
-    )
+from tests.effect_rows import (
+    MARCUS,
+    MARCUS_IN,
+    RYAN,
+    RYAN_IN,
+    beyond,
+    c,
+    credit,
+    refund,
+    reported,
+    violations,
+)
 
 
 def test_a_refunded_charge_that_names_nothing_it_is_for_is_its_own_basis():

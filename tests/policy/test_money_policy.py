@@ -5,8 +5,6 @@ reason that a missing reason does not meet."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.effect_rows import (
@@ -17,17 +15,14 @@ from tests.effect_rows import (
     ORDER,
     RYAN,
     RYAN_IN,
+    beyond,
     c,
     credit,
     refund,
+    reported,
     ryan_charge,
     violations,
 )
-
-
-def reported(found: list[Any]) -> list[tuple[Any, ...]]:
-    return [(v.rule, v.tag, v.message, v.ledger_seq, v.rows) for v in found]
-
 
 WAIVE = [*NORA_IN, c("waive_fee", payment_id="PAY-1012", reason="Courtesy")]
 WAIVED = (
@@ -46,17 +41,6 @@ WAIVED = (
 def test_a_fee_waiver_is_an_entitlement_only_where_the_policy_allows_waivers(extra, expected):
     found = violations("entitlement", NORA, WAIVE, params={"refundable": [], **extra})
     assert reported(found) == expected
-
-
-def beyond(cents: int, customer: str, basis: str, seq: int, rows: tuple[Any, ...]) -> tuple:
-    return (
-        "entitlement",
-        "accommodation",
-        f"moved {cents} cents to {customer} on {basis} beyond what the policy entitles them to "
-        f"(charged 0, refunded {cents} on the call)",
-        seq,
-        rows,
-    )
 
 
 # Marcus's unshipped ORD-1016 cancelled and $10 of PAY-1016 refunded "Changed mind".
