@@ -242,27 +242,3 @@ def network_guard() -> Iterator[list[str]]:
     from tests.adapters.conftest import guard_network
 
     yield from guard_network()
-
-
-def pytest_configure(config):
-    """Forget the parametrize ids an earlier pytest run in this process generated.
-
-    mutmut runs pytest several times in one process (its stats run, then each mutant's tests
-    in a fork of it), collecting the same, already imported test modules again. pytest (9.x)
-    keeps the escaped ids it generated on each ``parametrize`` mark and escapes them once more
-    when the mark is collected again, so an id with a newline, a backslash or a non-ASCII
-    character ("[**Done**\\n- Cleaning.]") no longer names its test and the run stops with a
-    usage error. In a fresh process no test module is imported yet: nothing to forget.
-    """
-    import sys
-
-    for name, module in list(sys.modules.items()):
-        if not (name == "tests" or name.startswith(("tests.", "test_"))):
-            continue
-        for value in list(vars(module).values()):
-            for holder in (value, *vars(value).values()) if isinstance(value, type) else (value,):
-                marks = getattr(holder, "pytestmark", None)
-                for mark in marks if isinstance(marks, list) else (marks,):
-                    origin = getattr(mark, "_param_ids_from", None)
-                    if getattr(origin, "_param_ids_generated", None) is not None:
-                        object.__setattr__(origin, "_param_ids_generated", None)
