@@ -204,10 +204,9 @@ def child_concurrency(
         from opsbench.run_plan import plan
 
         per_episode = {
-            (e.task_id, e.trial): e.usage["assistant"]["requests"]
-            for e in store.episodes(outcome.run_id)
+            e.key: e.usage["assistant"]["requests"] for e in store.episodes(outcome.run_id)
         }
-        in_order = [per_episode[(k.task.id, k.trial)] for k in plan(prepared)]
+        in_order = [per_episode[k.store_key] for k in plan(prepared)]
     requests = sum(in_order)
     ideal = requests * latency / connections
     schedule = zero_overhead_makespan(in_order, latency, connections)
