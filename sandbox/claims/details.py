@@ -57,10 +57,12 @@ _DATE_RANGE = compile_guarded(
 )
 _DATE_ORDINAL = compile_guarded(r"\b(?:the )?(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _DATE_ISO = re.compile(r"\b20\d\d-(\d\d)-(\d\d)\b")
+# Money named after its number ("30 dollars", "12.50 euros").
+_CURRENCY_WORDS = r"(?:dollars|bucks|pounds|quid|euros|usd|gbp|eur)\b"
 _TIME_CLOCK = re.compile(
     r"(?<![$£€\d.,])\b(\d{1,2})[:.](\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?![\d%])"
     # "12.50 euros" is an amount, not ten to one.
-    r"(?!\s*(?:dollars|bucks|pounds|quid|euros|usd|gbp|eur)\b)",
+    rf"(?!\s*{_CURRENCY_WORDS})",
     re.I,
 )
 _TIME_HOUR = re.compile(r"(?<![$£€\d.,])\b(\d{1,2})\s*(a\.?m\.?|p\.?m\.?)(?=\W|$)", re.I)
@@ -75,7 +77,7 @@ _TIME_WORDS = compile_guarded(
 )
 _AMOUNT = compile_guarded(
     r"([$£€])\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\b|"
-    r"\b(\d+)(?:\.(\d{2}))? ?(?:dollars|bucks|pounds|quid|euros|usd|gbp|eur)\b",
+    rf"\b(\d+)(?:\.(\d{{2}}))? ?{_CURRENCY_WORDS}",
     re.I,
 )
 _FULL = compile_guarded(
